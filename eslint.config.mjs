@@ -1,0 +1,54 @@
+import nextVitals from "eslint-config-next/core-web-vitals";
+import nextTs from "eslint-config-next/typescript";
+import tseslint from "typescript-eslint";
+
+export default tseslint.config(
+  {
+    ignores: [
+      ".next/**",
+      "node_modules/**",
+      "lib/generated/**",
+      ".data/**",
+      "bench/results/**",
+      "test-results/**",
+      "playwright-report/**",
+      "next-env.d.ts",
+      "**/*.mjs",
+    ],
+  },
+  ...nextVitals,
+  ...nextTs,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      // Route handlers and wrappers are async by contract even when a body awaits nothing.
+      "@typescript-eslint/require-await": "off",
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_" },
+      ],
+      "@typescript-eslint/no-misused-promises": [
+        "error",
+        { checksVoidReturn: { attributes: false } },
+      ],
+      "no-restricted-properties": [
+        "error",
+        { object: "process", property: "env", message: "Read the environment through lib/env.ts." },
+      ],
+    },
+  },
+  {
+    files: [
+      "lib/env.ts",
+      "tests/**",
+      "bench/**",
+      "scripts/**",
+      "playwright.config.ts",
+      "vitest.config.ts",
+    ],
+    rules: { "no-restricted-properties": "off" },
+  },
+);

@@ -1,0 +1,63 @@
+import path from "node:path";
+import { z } from "zod";
+
+/**
+ * The only reader of process.env. Every variable is optional: with nothing set, Heirloom runs on
+ * embedded PGlite in DATA_DIR, writes mail to the dev outbox and keeps uploads on local disk.
+ */
+const emptyAsUndefined = (value: unknown) => (value === "" ? undefined : value);
+const optionalString = z.preprocess(emptyAsUndefined, z.string().optional());
+const optionalUrl = z.preprocess(emptyAsUndefined, z.url().optional());
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  APP_URL: optionalUrl,
+  DATABASE_URL: optionalUrl,
+  JWT_SECRET: z.preprocess(emptyAsUndefined, z.string().min(32).optional()),
+  SMTP_URL: optionalUrl,
+  MAIL_FROM: z.preprocess(
+    emptyAsUndefined,
+    z.string().default("Heirloom <no-reply@heirloom.local>"),
+  ),
+  DEPLOY_COLOR: z.preprocess(emptyAsUndefined, z.string().default("unknown")),
+  BLOB_READ_WRITE_TOKEN: optionalString,
+  DATA_DIR: z.preprocess(emptyAsUndefined, z.string().default(".data")),
+  /** Trust the first X-Forwarded-For address (set behind a reverse proxy). */
+  TRUST_PROXY: z.preprocess(emptyAsUndefined, z.enum(["true", "false", "1", "0"]).optional()),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+});
+
+function parseEnv() {
+  const parsed = envSchema.safeParse(process.env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+    throw new Error(`Invalid environment: ${problems}`);
+  }
+  const raw = parsed.data;
+  const dataDir = path.resolve(raw.DATA_DIR);
+  return {
+    ...raw,
+    APP_URL: (raw.APP_URL ?? `http://localhost:${raw.PORT}`).replace(/\/+$/, ""),
+    DATA_DIR: dataDir,
+    PGLITE_DIR: path.join(dataDir, "pglite"),
+    UPLOADS_DIR: path.join(dataDir, "uploads"),
+    OUTBOX_DIR: path.join(dataDir, "outbox"),
+    TRUST_PROXY: raw.TRUST_PROXY === "true" || raw.TRUST_PROXY === "1",
+  };
+}
+
+export type Env = ReturnType<typeof parseEnv>;
+
+let cached: Env | undefined;
+
+/** The validated environment, parsed on first use. */
+export function getEnv(): Env {
+  cached ??= parseEnv();
+  return cached;
+}
+
+/** Forget the parsed environment (tests that change process.env call this). */
+export function resetEnvForTests(): void {
+  cached = undefined;
+}

@@ -1,0 +1,92 @@
+import { z } from "zod";
+
+export const MIN_PASSWORD_LENGTH = 8;
+/** argon2 hashes any length; the cap only stops absurd bodies. */
+const MAX_PASSWORD_LENGTH = 1024;
+
+export const username = z
+  .string({ error: "Username is required" })
+  .trim()
+  .regex(
+    /^[A-Za-z0-9._-]{3,32}$/,
+    "Usernames are 3 to 32 characters: letters, numbers, dots, dashes and underscores",
+  );
+
+export const email = z
+  .string({ error: "Email address is required" })
+  .trim()
+  .min(1, "Email address is required")
+  .max(254, "Looks like your new email is not valid")
+  .pipe(z.email("Looks like your new email is not valid"))
+  .transform((value) => value.toLowerCase());
+
+const newPassword = z
+  .string({ error: "A password is required" })
+  .min(MIN_PASSWORD_LENGTH, "Your new password should be at least 8 characters")
+  .max(MAX_PASSWORD_LENGTH, "Your password is too long");
+
+const anyPassword = z
+  .string({ error: "Your password is required" })
+  .min(1, "Your password is required")
+  .max(MAX_PASSWORD_LENGTH, "Your password is too long");
+
+export const signupBody = z.object({
+  username,
+  email,
+  password: z
+    .string({ error: "A password is required" })
+    .min(MIN_PASSWORD_LENGTH, "Your password should be at least 8 characters")
+    .max(MAX_PASSWORD_LENGTH, "Your password is too long"),
+});
+
+export const signinBody = z.object({
+  username: z.string({ error: "Username is required" }).min(1, "Username is required").max(64),
+  password: anyPassword,
+});
+
+export const forgotPasswordBody = z.object({
+  username: z
+    .string({ error: "Username is required" })
+    .trim()
+    .min(1, "Username is required")
+    .max(64),
+});
+
+export const forgotUsernameBody = z.object({ email });
+
+export const resetPasswordBody = z.object({
+  username: z.string({ error: "Username is required" }).min(1, "Username is required").max(64),
+  password: newPassword,
+  token: z
+    .string({ error: "The reset link is not valid" })
+    .min(1, "The reset link is not valid")
+    .max(256),
+});
+
+export const updateEmailBody = z.object({ email });
+
+export const updatePasswordBody = z
+  .object({
+    oldPassword: anyPassword,
+    newPassword,
+    confirmPassword: z
+      .string({ error: "Please confirm your new password" })
+      .max(MAX_PASSWORD_LENGTH),
+  })
+  .refine((body) => body.newPassword === body.confirmPassword, {
+    message: "Looks like your new and confirmation passwords don't match",
+    path: ["confirmPassword"],
+  });
+
+export const deleteAccountBody = z.object({
+  password: z
+    .string({ error: "Your password is required to delete this account" })
+    .min(1, "Your password is required to delete this account")
+    .max(MAX_PASSWORD_LENGTH),
+});
+
+export const tokenResponse = z.object({ token: z.string() });
+export const userResponse = z.object({ _id: z.string(), email: z.string() });
+
+export type SignupBody = z.infer<typeof signupBody>;
+export type UpdatePasswordBody = z.infer<typeof updatePasswordBody>;

@@ -1,0 +1,155 @@
+import { z } from "zod";
+import { objectId } from "./common";
+
+export const PARTNER_TYPES = ["PARTNER", "EX_PARTNER", "MARRIED", "ABDUCTION"] as const;
+export const PARENT_TYPES = ["NONE", "ABDUCTION", "CLONE"] as const;
+export const partnerType = z.enum(PARTNER_TYPES);
+export const parentType = z.enum(PARENT_TYPES);
+export type PartnerType = z.infer<typeof partnerType>;
+export type ParentType = z.infer<typeof parentType>;
+
+/** Limits of one tree's structure. The spec asks that at least 10,000 nodes and 5 MB fit. */
+export const TREE_LIMITS = { maxDepth: 500, maxNodes: 50_000, maxPeoplePerList: 100 } as const;
+
+export const TITLE_MAX = 200;
+export const DESCRIPTION_MAX = 100_000;
+
+/** A reference to a person of the same tree; only `_id` is kept, whatever else is sent. */
+export const personRef = z.object({ _id: objectId });
+export type PersonRef = z.infer<typeof personRef>;
+
+export const partnerEntry = z.object({
+  type: partnerType.default("PARTNER"),
+  people: z.array(personRef).max(TREE_LIMITS.maxPeoplePerList).default([]),
+});
+export type PartnerEntry = z.infer<typeof partnerEntry>;
+
+export interface TreeNode {
+  person: PersonRef | null;
+  partners: PartnerEntry[];
+  children: TreeNode[];
+  parentType: ParentType;
+  parents: PersonRef[];
+  adoptiveParents: PersonRef[];
+  hidden: boolean;
+}
+
+type TreeNodeInput = {
+  person?: PersonRef | null;
+  partners?: z.input<typeof partnerEntry>[];
+  children?: TreeNodeInput[];
+  parentType?: ParentType;
+  parents?: PersonRef[];
+  adoptiveParents?: PersonRef[];
+  hidden?: boolean;
+};
+
+export const treeNode: z.ZodType<TreeNode, TreeNodeInput> = z.lazy(() =>
+  z.object({
+    person: personRef.nullable().default(null),
+    partners: z.array(partnerEntry).max(TREE_LIMITS.maxPeoplePerList).default([]),
+    children: z.array(treeNode).default([]),
+    parentType: parentType.default("NONE"),
+    parents: z.array(personRef).max(TREE_LIMITS.maxPeoplePerList).default([]),
+    adoptiveParents: z.array(personRef).max(TREE_LIMITS.maxPeoplePerList).default([]),
+    hidden: z.boolean().default(false),
+  }),
+);
+
+/** Measures depth and node count without recursion, so hostile nesting cannot blow the stack. */
+function measure(value: unknown): { depth: number; nodes: number } {
+  let depth = 0;
+  let nodes = 0;
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [node, level] = stack.pop()!;
+    nodes += 1;
+    depth = Math.max(depth, level);
+    if (nodes > TREE_LIMITS.maxNodes || depth > TREE_LIMITS.maxDepth) break;
+    const children = (node as { children?: unknown } | null)?.children;
+    if (Array.isArray(children)) for (const child of children) stack.push([child, level + 1]);
+  }
+  return { depth, nodes };
+}
+
+/** The whole structure: one root node, bounded in depth and size. */
+export const treeData = z.unknown().transform((value, ctx) => {
+  const { depth, nodes } = measure(value);
+  if (nodes > TREE_LIMITS.maxNodes) {
+    ctx.addIssue({
+      code: "custom",
+      message: `A tree can hold at most ${TREE_LIMITS.maxNodes} nodes`,
+    });
+    return z.NEVER;
+  }
+  if (depth > TREE_LIMITS.maxDepth) {
+    ctx.addIssue({
+      code: "custom",
+      message: `A tree can be at most ${TREE_LIMITS.maxDepth} generations deep`,
+    });
+    return z.NEVER;
+  }
+  const parsed = treeNode.safeParse(value);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues)
+      ctx.addIssue({ ...issue, path: ["data", ...issue.path] });
+    return z.NEVER;
+  }
+  return parsed.data;
+});
+
+/** A new, empty node (the root of a new tree, or a new child). */
+export function emptyNode(): TreeNode {
+  return {
+    person: null,
+    partners: [],
+    children: [],
+    parentType: "NONE",
+    parents: [],
+    adoptiveParents: [],
+    hidden: false,
+  };
+}
+
+const title = z
+  .string({ error: "title must be text" })
+  .trim()
+  .max(TITLE_MAX, `A title can be at most ${TITLE_MAX} characters`);
+const description = z
+  .string({ error: "description must be text" })
+  .max(DESCRIPTION_MAX, "The description is too long");
+const cover = z.string().max(200).nullable();
+
+export const createTreeBody = z.object({
+  title: title.default(""),
+  description: description.default(""),
+  cover: cover.default(null),
+});
+
+export const updateTreeDetailsBody = z.object({
+  title,
+  description: description.optional(),
+  cover: cover.optional(),
+});
+
+export const updateTreeDataBody = z.object({ data: treeData });
+
+/** PATCH takes either details or structure; one never erases the other. */
+export const updateTreeBody = z.union([
+  updateTreeDataBody.strict(),
+  updateTreeDetailsBody.partial({ title: true }),
+]);
+
+export const treeSummary = z.object({ _id: z.string(), title: z.string() });
+export type TreeSummary = z.infer<typeof treeSummary>;
+
+export interface Tree {
+  _id: string;
+  title: string;
+  description: string;
+  cover: string | null;
+  data: TreeNode;
+  version: number;
+}
+
+export type CreateTreeBody = z.infer<typeof createTreeBody>;

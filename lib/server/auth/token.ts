@@ -1,0 +1,32 @@
+import "server-only";
+import { SignJWT, jwtVerify } from "jose";
+import { getJwtSecret } from "./secret";
+
+const ALGORITHM = "HS256";
+export const TOKEN_LIFETIME_SECONDS = 30 * 24 * 60 * 60;
+
+export interface TokenClaims {
+  username: string;
+  /** The user's sessionVersion when the token was issued. */
+  sv: number;
+}
+
+export async function signToken(claims: TokenClaims): Promise<string> {
+  return new SignJWT({ username: claims.username, sv: claims.sv })
+    .setProtectedHeader({ alg: ALGORITHM, typ: "JWT" })
+    .setIssuedAt()
+    .setExpirationTime(`${TOKEN_LIFETIME_SECONDS}s`)
+    .sign(await getJwtSecret());
+}
+
+/** Verifies signature, algorithm (HS256 only, so `alg: none` is refused) and expiry. */
+export async function verifyToken(token: string): Promise<TokenClaims | null> {
+  try {
+    const { payload } = await jwtVerify(token, await getJwtSecret(), { algorithms: [ALGORITHM] });
+    const { username, sv } = payload;
+    if (typeof username !== "string" || typeof sv !== "number") return null;
+    return { username, sv };
+  } catch {
+    return null;
+  }
+}

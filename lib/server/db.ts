@@ -1,0 +1,38 @@
+import "server-only";
+import { PGlite } from "@electric-sql/pglite";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+import { getEnv } from "@/lib/env";
+import { PrismaClient } from "@/lib/generated/prisma/client";
+
+type GlobalWithDb = typeof globalThis & { __heirloomDb?: PrismaClient };
+
+function createClient(): PrismaClient {
+  const env = getEnv();
+  if (env.DATABASE_URL) {
+    return new PrismaClient({ adapter: new PrismaPg({ connectionString: env.DATABASE_URL }) });
+  }
+  // One process at a time may open a PGlite directory; the client is created lazily, so
+  // `next build` (which evaluates route modules in worker processes) never opens it.
+  return new PrismaClient({ adapter: new PrismaPGlite(new PGlite(env.PGLITE_DIR)) });
+}
+
+/** The one Prisma client, created on first use and kept across hot reloads. */
+export function getDb(): PrismaClient {
+  const g = globalThis as GlobalWithDb;
+  g.__heirloomDb ??= createClient();
+  return g.__heirloomDb;
+}
+
+/** The Prisma client; a lazy proxy so that importing this module opens no connection. */
+export const db: PrismaClient = new Proxy({} as PrismaClient, {
+  get(_target, property) {
+    const client = getDb();
+    const value: unknown = Reflect.get(client, property, client);
+    return typeof value === "function"
+      ? (value as (...a: unknown[]) => unknown).bind(client)
+      : value;
+  },
+});
+
+export { Prisma } from "@/lib/generated/prisma/client";

@@ -1,0 +1,74 @@
+import "server-only";
+import type { NextRequest } from "next/server";
+import { NextResponse } from "next/server";
+import type { z } from "zod";
+import { getEnv } from "@/lib/env";
+import { ApiError } from "./errors";
+
+/** Large enough for a 50,000-node tree; anything bigger is refused before parsing. */
+export const MAX_JSON_BODY_BYTES = 16 * 1024 * 1024;
+
+async function readLimited(req: Request, limit: number): Promise<string> {
+  const declared = Number(req.headers.get("content-length") ?? "0");
+  if (declared > limit) throw new ApiError(413, "The request body is too large");
+  if (!req.body) return "";
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limit) {
+      await reader.cancel();
+      throw new ApiError(413, "The request body is too large");
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** Reads a JSON body (empty counts as `{}`) and validates it; failures become 400 with a detail. */
+export async function parseBody<S extends z.ZodType>(
+  req: Request,
+  schema: S,
+  limit = MAX_JSON_BODY_BYTES,
+): Promise<z.output<S>> {
+  const text = await readLimited(req, limit);
+  let value: unknown = {};
+  if (text.trim() !== "") {
+    try {
+      value = JSON.parse(text);
+    } catch {
+      throw new ApiError(400, "The request body must be valid JSON");
+    }
+  }
+  return schema.parse(value);
+}
+
+/** Validates the query string. */
+export function parseQuery<S extends z.ZodType>(
+  req: NextRequest | Request,
+  schema: S,
+): z.output<S> {
+  const url = new URL(req.url);
+  return schema.parse(Object.fromEntries(url.searchParams));
+}
+
+export function json(data: unknown, init?: number | ResponseInit): NextResponse {
+  return NextResponse.json(data, typeof init === "number" ? { status: init } : init);
+}
+
+/** The caller's address: the first X-Forwarded-For hop behind a trusted proxy, else the last hop. */
+export function clientIp(req: Request): string {
+  const forwarded = req.headers.get("x-forwarded-for");
+  if (forwarded) {
+    const hops = forwarded
+      .split(",")
+      .map((h) => h.trim())
+      .filter(Boolean);
+    const hop = getEnv().TRUST_PROXY ? hops[0] : hops[hops.length - 1];
+    if (hop) return hop;
+  }
+  return req.headers.get("x-real-ip") ?? "unknown";
+}

@@ -1,0 +1,87 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import type { NextRequest } from "next/server";
+import { verifyToken } from "./auth/token";
+import { db } from "./db";
+import { ApiError, handleApiError } from "./errors";
+import { logger } from "./logger";
+
+export interface AuthUser {
+  /** The username. */
+  id: string;
+  email: string;
+  sessionVersion: number;
+}
+
+type Params = Record<string, string | string[] | undefined>;
+type RouteContext<P> = { params: Promise<P> };
+type RouteHandler<P> = (req: NextRequest, ctx: RouteContext<P>) => Promise<Response>;
+
+async function run(
+  req: NextRequest,
+  work: (requestId: string) => Promise<Response>,
+): Promise<Response> {
+  const requestId = req.headers.get("x-request-id") ?? randomUUID();
+  const started = performance.now();
+  let response: Response;
+  try {
+    response = await work(requestId);
+  } catch (error) {
+    response = handleApiError(error, requestId);
+  }
+  response.headers.set("x-request-id", requestId);
+  if (!response.headers.has("cache-control")) response.headers.set("cache-control", "no-store");
+  logger.info(
+    {
+      requestId,
+      method: req.method,
+      path: new URL(req.url).pathname,
+      status: response.status,
+      ms: Math.round(performance.now() - started),
+    },
+    "request",
+  );
+  return response;
+}
+
+/** Resolves the bearer token to a user: 401 without one, 403 when invalid, expired or revoked. */
+export async function authenticate(req: Request): Promise<AuthUser> {
+  const header = req.headers.get("authorization") ?? "";
+  const match = /^Bearer\s+(\S+)$/i.exec(header.trim());
+  if (!match?.[1]) throw new ApiError(401, "Looks like you're not logged in");
+  const claims = await verifyToken(match[1]);
+  const user =
+    claims &&
+    (await db.user.findUnique({
+      where: { id: claims.username },
+      select: { id: true, email: true, sessionVersion: true },
+    }));
+  if (!claims || !user || user.sessionVersion !== claims.sv) {
+    throw new ApiError(403, "You're session expired. Please login again.");
+  }
+  return user;
+}
+
+/** Wraps a handler that anyone may call: errors become the spec's shape, every request is logged. */
+export function withPublic<P extends Params = Record<string, never>>(
+  handler: (ctx: { req: NextRequest; params: P; requestId: string }) => Promise<Response>,
+): RouteHandler<P> {
+  return (req, ctx) =>
+    run(req, async (requestId) => handler({ req, params: await ctx.params, requestId }));
+}
+
+/** Wraps a handler that needs a logged-in user. */
+export function withAuth<P extends Params = Record<string, never>>(
+  handler: (ctx: {
+    req: NextRequest;
+    params: P;
+    user: AuthUser;
+    requestId: string;
+  }) => Promise<Response>,
+): RouteHandler<P> {
+  return (req, ctx) =>
+    run(req, async (requestId) => {
+      const user = await authenticate(req);
+      return handler({ req, params: await ctx.params, user, requestId });
+    });
+}

@@ -1,0 +1,187 @@
+// Applies and creates Prisma migrations with @prisma/schema-engine-wasm, because the native
+// schema-engine binary cannot be downloaded here. Works on PostgreSQL (DATABASE_URL) and PGlite.
+// See docs/decisions/002-wasm-migration-runner.md.
+import fs from "node:fs/promises";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-utils";
+import type * as Wasm from "@prisma/schema-engine-wasm";
+import pg from "pg";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+
+const require = createRequire(import.meta.url);
+const noFilters = { externalTables: [], externalEnums: [] };
+const LOCKFILE = "migration_lock.toml";
+/** Any constant works; it only has to be the same for every instance that migrates. */
+const ADVISORY_LOCK_ID = 4_232_017;
+
+export type Target = { databaseUrl: string } | { pgliteDir: string } | { pglite: PGlite };
+
+let wasmModule: Promise<typeof Wasm> | undefined;
+
+/** Instantiates the wasm schema engine once per process (Node cannot import .wasm as ESM). */
+function loadWasm(): Promise<typeof Wasm> {
+  wasmModule ??= (async () => {
+    const bgPath = require.resolve("@prisma/schema-engine-wasm/schema_engine_bg");
+    const bg = (await import("@prisma/schema-engine-wasm/schema_engine_bg")) as typeof Wasm & {
+      __wbg_set_wasm(exports: WebAssembly.Exports): void;
+    };
+    const bytes = await fs.readFile(bgPath.replace(/\.js$/, ".wasm"));
+    const { instance } = await WebAssembly.instantiate(bytes, { "./schema_engine_bg.js": bg });
+    bg.__wbg_set_wasm(instance.exports);
+    (instance.exports.__wbindgen_start as (() => void) | undefined)?.();
+    return bg;
+  })();
+  return wasmModule;
+}
+
+export async function readMigrationList(migrationsDir: string): Promise<Wasm.MigrationList> {
+  const baseDir = path.resolve(migrationsDir);
+  const lockContent = await fs.readFile(path.join(baseDir, LOCKFILE), "utf8").catch(() => null);
+  const entries = await fs.readdir(baseDir, { withFileTypes: true }).catch(() => []);
+  const dirs = entries.filter((e) => e.isDirectory()).map((e) => e.name);
+  dirs.sort((a, b) => a.localeCompare(b));
+  const migrationDirectories = await Promise.all(
+    dirs.map(async (name) => ({
+      path: name,
+      migrationFile: {
+        path: "migration.sql",
+        content: await fs
+          .readFile(path.join(baseDir, name, "migration.sql"), "utf8")
+          .then((value): Wasm.JsResult<string, string> => ({ tag: "ok", value }))
+          .catch((error: Error): Wasm.JsResult<string, string> => ({
+            tag: "error",
+            value: error.message,
+          })),
+      },
+    })),
+  );
+  return {
+    baseDir,
+    lockfile: { path: LOCKFILE, content: lockContent },
+    shadowDbInitScript: "",
+    migrationDirectories,
+  };
+}
+
+interface Connection {
+  engine: Wasm.SchemaEngine;
+  close(): Promise<void>;
+}
+
+async function connect(target: Target, schema: string): Promise<Connection> {
+  const wasm = await loadWasm();
+  let ownPglite: PGlite | undefined;
+  let factory;
+  if ("databaseUrl" in target) {
+    factory = new PrismaPg({ connectionString: target.databaseUrl });
+  } else {
+    const client = "pglite" in target ? target.pglite : (ownPglite = new PGlite(target.pgliteDir));
+    factory = new PrismaPGlite(client);
+  }
+  const bound = bindMigrationAwareSqlAdapterFactory(factory);
+  const engine = await wasm.SchemaEngine.new(
+    { datamodels: [["schema.prisma", schema]] },
+    () => undefined,
+    bound,
+  );
+  return {
+    engine,
+    async close() {
+      engine.free();
+      await ownPglite?.close();
+    },
+  };
+}
+
+/** Holds a PostgreSQL advisory lock so that two instances starting together migrate one at a time. */
+async function withMigrationLock<T>(target: Target, work: () => Promise<T>): Promise<T> {
+  if (!("databaseUrl" in target)) return work();
+  const client = new pg.Client({ connectionString: target.databaseUrl });
+  await client.connect();
+  try {
+    await client.query("SELECT pg_advisory_lock($1)", [ADVISORY_LOCK_ID]);
+    return await work();
+  } finally {
+    await client.query("SELECT pg_advisory_unlock($1)", [ADVISORY_LOCK_ID]).catch(() => undefined);
+    await client.end();
+  }
+}
+
+/** Applies every migration in `migrationsDir` not yet recorded in the database; returns their names. */
+export async function applyMigrations(options: {
+  target: Target;
+  migrationsDir: string;
+  schemaPath: string;
+}): Promise<string[]> {
+  const schema = await fs.readFile(options.schemaPath, "utf8");
+  const migrationsList = await readMigrationList(options.migrationsDir);
+  return withMigrationLock(options.target, async () => {
+    const connection = await connect(options.target, schema);
+    try {
+      const result = await connection.engine.applyMigrations({
+        migrationsList,
+        filters: noFilters,
+      });
+      return result.appliedMigrationNames;
+    } finally {
+      await connection.close();
+    }
+  });
+}
+
+/**
+ * Writes a new migration that takes the schema from the state of the existing migrations to
+ * `schemaPath`. The existing migrations are replayed on a throwaway in-memory PGlite (the shadow
+ * database), so no server is needed. Returns the new directory name, or null when nothing changed.
+ */
+export async function createMigration(options: {
+  name: string;
+  migrationsDir: string;
+  schemaPath: string;
+  now?: Date;
+}): Promise<string | null> {
+  const schema = await fs.readFile(options.schemaPath, "utf8");
+  const migrationsList = await readMigrationList(options.migrationsDir);
+  const shadow = new PGlite();
+  const connection = await connect({ pglite: shadow }, schema);
+  try {
+    await connection.engine.applyMigrations({ migrationsList, filters: noFilters });
+    const files = [{ path: "schema.prisma", content: schema }];
+    const diff = await connection.engine.diff({
+      from: {
+        tag: "schemaDatasource",
+        files,
+        configDir: path.dirname(path.resolve(options.schemaPath)),
+      },
+      to: { tag: "schemaDatamodel", files },
+      script: true,
+      exitCode: null,
+      filters: noFilters,
+    });
+    const script = diff.stdout ?? "";
+    if (!/\b(CREATE|ALTER|DROP|INSERT|UPDATE|DELETE|COMMENT)\b/i.test(script)) return null;
+    const stamp = (options.now ?? new Date()).toISOString().replace(/\D/g, "").slice(0, 14);
+    const slug = options.name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "_")
+      .replace(/^_|_$/g, "");
+    const dirName = `${stamp}_${slug || "migration"}`;
+    const baseDir = path.resolve(options.migrationsDir);
+    await fs.mkdir(path.join(baseDir, dirName), { recursive: true });
+    await fs.writeFile(path.join(baseDir, dirName, "migration.sql"), script);
+    const lock = '# Please do not edit this file manually\nprovider = "postgresql"\n';
+    await fs.writeFile(path.join(baseDir, LOCKFILE), lock);
+    return dirName;
+  } finally {
+    await connection.close();
+    await shadow.close();
+  }
+}
+
+/** The target named by the environment: PostgreSQL when DATABASE_URL is set, else embedded PGlite. */
+export function targetFromEnv(env: { DATABASE_URL?: string; PGLITE_DIR: string }): Target {
+  return env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : { pgliteDir: env.PGLITE_DIR };
+}

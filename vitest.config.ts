@@ -1,0 +1,60 @@
+import path from "node:path";
+import { defineConfig } from "vitest/config";
+
+const root = import.meta.dirname;
+const alias = {
+  "@": root,
+  // Server modules import "server-only", which only resolves inside Next's server bundle.
+  "server-only": path.join(root, "tests/helpers/server-only.ts"),
+};
+export const TEST_DATABASE_URL =
+  process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/heirloom_test";
+
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    projects: [
+      {
+        resolve: { alias },
+        test: {
+          name: "unit",
+          environment: "node",
+          include: ["lib/**/*.test.ts", "components/**/*.test.{ts,tsx}", "scripts/**/*.test.ts"],
+          env: { NODE_ENV: "test" },
+          testTimeout: 60_000,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: "api",
+          environment: "node",
+          include: ["tests/api/**/*.test.ts"],
+          globalSetup: ["tests/helpers/setup-postgres.ts"],
+          setupFiles: ["tests/helpers/fail-on-console-error.ts"],
+          env: {
+            NODE_ENV: "test",
+            DATABASE_URL: TEST_DATABASE_URL,
+            JWT_SECRET: "test-secret-that-is-at-least-32-characters-long",
+          },
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: "pglite",
+          environment: "node",
+          include: ["tests/pglite/**/*.test.ts"],
+          globalSetup: ["tests/helpers/setup-pglite.ts"],
+          env: { NODE_ENV: "test", DATA_DIR: path.join(root, ".data/test-pglite") },
+          // One PGlite directory may be opened by one process only.
+          fileParallelism: false,
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+    ],
+  },
+});
