@@ -2,6 +2,8 @@ import type { NextConfig } from "next";
 
 const nextConfig: NextConfig = {
   poweredByHeader: false,
+  // Lets parallel e2e runs build into separate directories (HEIRLOOM_DIST_DIR); default .next.
+  distDir: process.env.HEIRLOOM_DIST_DIR || ".next",
   // `npm run check` type-checks the whole project; the build need not do it again.
   typescript: { ignoreBuildErrors: true },
   // Native and wasm packages are loaded by Node at run time, never bundled.
@@ -13,7 +15,15 @@ const nextConfig: NextConfig = {
     "sharp",
     "nodemailer",
     "pg",
+    "pino",
   ],
+  // The spec's image addresses; served by the upload route handlers.
+  async rewrites() {
+    return [
+      { source: "/uploads/:path*", destination: "/api/upload/orig/:path*" },
+      { source: "/uploads-orig/:path*", destination: "/api/upload/orig/:path*" },
+    ];
+  },
 };
 
 export default nextConfig;

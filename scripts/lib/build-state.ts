@@ -15,7 +15,9 @@ const INPUTS = [
   "tsconfig.json",
 ];
 const SKIP = new Set(["node_modules", "generated", ".next", ".data"]);
-export const HASH_FILE = ".next/heirloom-source-hash";
+
+const DIST_DIR = process.env.HEIRLOOM_DIST_DIR || ".next";
+export const HASH_FILE = `${DIST_DIR}/heirloom-source-hash`;
 
 function walk(entry: string, files: string[]) {
   if (!fs.existsSync(entry)) return;
@@ -42,7 +44,7 @@ export function sourceHash(root = process.cwd()): string {
 
 export function buildIsCurrent(root = process.cwd()): boolean {
   const hashFile = path.join(root, HASH_FILE);
-  if (!fs.existsSync(path.join(root, ".next/BUILD_ID")) || !fs.existsSync(hashFile)) return false;
+  if (!fs.existsSync(path.join(root, DIST_DIR, "BUILD_ID")) || !fs.existsSync(hashFile)) return false;
   return fs.readFileSync(hashFile, "utf8") === sourceHash(root);
 }
 
