@@ -1,0 +1,106 @@
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import pkg from "../../package.json" with { type: "json" };
+import { applyMigrations, createMigration } from "../../scripts/lib/schema-engine";
+
+const MIGRATIONS = "prisma/migrations";
+const SCHEMA = "prisma/schema.prisma";
+const POSTGRES = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432";
+const DB = "heirloom_migrations_test";
+
+async function committedMigrations(): Promise<string[]> {
+  const entries = await fs.readdir(MIGRATIONS, { withFileTypes: true });
+  return entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+}
+
+async function recreate(name: string) {
+  const admin = new pg.Client({ connectionString: `${POSTGRES}/postgres` });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.end();
+}
+
+async function tablesOf(query: (sql: string) => Promise<{ rows: { table_name: string }[] }>) {
+  const { rows } = await query(
+    "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name",
+  );
+  return rows.map((r) => r.table_name);
+}
+
+const EXPECTED_TABLES = ["PasswordResetToken", "Person", "PublishedTree", "RateLimit", "Setting", "Tree", "Upload", "User", "_prisma_migrations"];
+
+let scratch: string;
+beforeAll(async () => {
+  scratch = await fs.mkdtemp(path.join(os.tmpdir(), "heirloom-migrations-"));
+});
+afterAll(async () => {
+  await fs.rm(scratch, { recursive: true, force: true });
+});
+
+describe("the wasm migration runner", () => {
+  it("pins @prisma/schema-engine-wasm to an exact version", () => {
+    expect(pkg.dependencies["@prisma/schema-engine-wasm"]).toMatch(/^\d+\.\d+\.\d+-[\w.]+$/);
+  });
+
+  it("applies every migration to PGlite once, then finds nothing to do", async () => {
+    const dir = path.join(scratch, "pglite");
+    const target = { pgliteDir: dir };
+    expect(await applyMigrations({ target, migrationsDir: MIGRATIONS, schemaPath: SCHEMA })).toEqual(await committedMigrations());
+    expect(await applyMigrations({ target, migrationsDir: MIGRATIONS, schemaPath: SCHEMA })).toEqual([]);
+    const db = new PGlite(dir);
+    try {
+      expect(await tablesOf((sql) => db.query<{ table_name: string }>(sql))).toEqual(EXPECTED_TABLES);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it("applies every migration to PostgreSQL once, even when two instances start together", async () => {
+    await recreate(DB);
+    const target = { databaseUrl: `${POSTGRES}/${DB}` };
+    const [first, second] = await Promise.all([
+      applyMigrations({ target, migrationsDir: MIGRATIONS, schemaPath: SCHEMA }),
+      applyMigrations({ target, migrationsDir: MIGRATIONS, schemaPath: SCHEMA }),
+    ]);
+    expect([...first!, ...second!]).toEqual(await committedMigrations());
+    const client = new pg.Client({ connectionString: target.databaseUrl });
+    await client.connect();
+    try {
+      expect(await tablesOf((sql) => client.query(sql))).toEqual(EXPECTED_TABLES);
+      const { rows } = await client.query("SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL");
+      expect(rows).toHaveLength((await committedMigrations()).length);
+    } finally {
+      await client.end();
+    }
+  });
+
+  it("creates a migration for a schema change, and applies it on both databases", async () => {
+    const migrationsDir = path.join(scratch, "migrations");
+    await fs.cp(MIGRATIONS, migrationsDir, { recursive: true });
+    const schemaPath = path.join(scratch, "schema.prisma");
+    const schema = await fs.readFile(SCHEMA, "utf8");
+
+    await fs.writeFile(schemaPath, schema);
+    expect(await createMigration({ name: "nothing", migrationsDir, schemaPath })).toBeNull();
+
+    await fs.writeFile(schemaPath, `${schema}\nmodel Keepsake {\n  id    String @id\n  label String\n}\n`);
+    const created = await createMigration({ name: "add keepsake", migrationsDir, schemaPath, now: new Date("2030-01-02T03:04:05Z") });
+    expect(created).toBe("20300102030405_add_keepsake");
+    const sql = await fs.readFile(path.join(migrationsDir, created!, "migration.sql"), "utf8");
+    expect(sql).toContain('CREATE TABLE "Keepsake"');
+    expect(sql).not.toContain('"User"');
+
+    expect(await createMigration({ name: "again", migrationsDir, schemaPath })).toBeNull();
+
+    await recreate(`${DB}_created`);
+    const applied = await applyMigrations({ target: { databaseUrl: `${POSTGRES}/${DB}_created` }, migrationsDir, schemaPath });
+    expect(applied.at(-1)).toBe(created);
+    const pgliteApplied = await applyMigrations({ target: { pgliteDir: path.join(scratch, "pglite-created") }, migrationsDir, schemaPath });
+    expect(pgliteApplied.at(-1)).toBe(created);
+  });
+});
