@@ -1,0 +1,9 @@
+// GET /api/health - 200 when the app and its database answer, 503 otherwise
+import { checkHealth } from "@/lib/server/health/check-health";
+import { json } from "@/lib/server/http";
+import { withPublic } from "@/lib/server/route";
+
+export const GET = withPublic(async () => {
+  const health = await checkHealth();
+  return json(health, health.status === "ok" ? 200 : 503);
+});
