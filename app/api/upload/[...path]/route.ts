@@ -1,0 +1,24 @@
+// GET /api/upload/{W}x{H}/{image} and /api/upload/orig/{image} - serve images (public);
+// PUT /api/upload/file/{image}?expires=&signature= - the signed upload URL's one PUT
+import { ApiError } from "@/lib/server/errors";
+import { json } from "@/lib/server/http";
+import { withPublic } from "@/lib/server/route";
+import { getImage, imageResponse } from "@/lib/server/uploads/get-image";
+import { getResizedImage } from "@/lib/server/uploads/get-resized-image";
+import { receiveUpload } from "@/lib/server/uploads/receive-upload";
+
+type Params = { path: string[] };
+
+export const GET = withPublic<Params>(async ({ params }) => {
+  const [first, ...rest] = params.path;
+  const name = rest.join("/");
+  if (first === "orig") return imageResponse(await getImage(name));
+  if (first && /^\d+x\d+$/.test(first)) return imageResponse(await getResizedImage(first, name));
+  throw new ApiError(404, "Not found");
+});
+
+export const PUT = withPublic<Params>(async ({ req, params }) => {
+  const [first, ...rest] = params.path;
+  if (first !== "file") throw new ApiError(404, "Not found");
+  return json(await receiveUpload(rest.join("/"), req));
+});

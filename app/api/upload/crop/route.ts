@@ -1,0 +1,10 @@
+// PUT /api/upload/crop - crop one of the caller's uploads into a new one
+import { cropBody } from "@/lib/schemas/upload";
+import { json, parseBody } from "@/lib/server/http";
+import { withAuth } from "@/lib/server/route";
+import { cropImage } from "@/lib/server/uploads/crop-image";
+
+export const PUT = withAuth(async ({ req, user }) => {
+  const { cropData, image } = await parseBody(req, cropBody);
+  return json(await cropImage({ ownerId: user.id, image, cropData }));
+});

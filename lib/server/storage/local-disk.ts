@@ -1,0 +1,90 @@
+import "server-only";
+import { randomBytes } from "node:crypto";
+import { createReadStream } from "node:fs";
+import fs from "node:fs/promises";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { assertValidKey, type Storage, type StoredObject } from "./storage";
+
+const TYPES_BY_EXTENSION: Record<string, string> = {
+  ".png": "image/png",
+  ".jpg": "image/jpeg",
+  ".jpeg": "image/jpeg",
+};
+
+/** The content type local disk serves for a key; it keeps no metadata beside the bytes. */
+export function contentTypeForKey(key: string): string {
+  return TYPES_BY_EXTENSION[path.extname(key).toLowerCase()] ?? "application/octet-stream";
+}
+
+const isMissing = (error: unknown) =>
+  (error as NodeJS.ErrnoException | undefined)?.code === "ENOENT";
+
+/**
+ * Files under one root directory. The content type comes from the key's extension, so `put`
+ * refuses a type that the extension contradicts. Writes go to a temporary file that is then
+ * renamed over the target, so concurrent writers and readers never see a partial file.
+ */
+export class LocalDiskStorage implements Storage {
+  readonly root: string;
+
+  constructor(root: string) {
+    this.root = path.resolve(root);
+  }
+
+  /** The absolute path for a key; throws for any key that would resolve outside the root. */
+  pathFor(key: string): string {
+    assertValidKey(key);
+    const full = path.resolve(this.root, key);
+    if (!full.startsWith(this.root + path.sep)) throw new Error("Storage key escapes the root");
+    return full;
+  }
+
+  async put(key: string, bytes: Uint8Array, contentType: string): Promise<void> {
+    const full = this.pathFor(key);
+    if (contentTypeForKey(key) !== contentType) {
+      throw new Error(`Content type ${contentType} does not match the key ${key}`);
+    }
+    await fs.mkdir(path.dirname(full), { recursive: true });
+    const temporary = `${full}.${randomBytes(6).toString("hex")}.tmp`;
+    try {
+      await fs.writeFile(temporary, bytes);
+      await fs.rename(temporary, full);
+    } catch (error) {
+      await fs.rm(temporary, { force: true });
+      throw error;
+    }
+  }
+
+  async get(key: string): Promise<StoredObject | null> {
+    const full = this.pathFor(key);
+    let size: number;
+    try {
+      const stat = await fs.stat(full);
+      if (!stat.isFile()) return null;
+      size = stat.size;
+    } catch (error) {
+      if (isMissing(error)) return null;
+      throw error;
+    }
+    return {
+      contentType: contentTypeForKey(key),
+      size,
+      stream: () => Readable.toWeb(createReadStream(full)) as ReadableStream<Uint8Array>,
+      bytes: () => fs.readFile(full),
+    };
+  }
+
+  async delete(key: string): Promise<void> {
+    await fs.rm(this.pathFor(key), { force: true });
+  }
+
+  async exists(key: string): Promise<boolean> {
+    try {
+      return (await fs.stat(this.pathFor(key))).isFile();
+    } catch (error) {
+      if (isMissing(error)) return false;
+      throw error;
+    }
+  }
+}

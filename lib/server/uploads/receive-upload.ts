@@ -1,0 +1,91 @@
+import "server-only";
+import { imageName } from "@/lib/schemas/common";
+import { MAX_UPLOAD_BYTES, UPLOAD_TYPES } from "@/lib/schemas/upload";
+import { db } from "@/lib/server/db";
+import { ApiError } from "@/lib/server/errors";
+import { getStorage } from "@/lib/server/storage";
+import { checkImage, NOT_AN_IMAGE, type ImageType } from "./image-check";
+import { getUploadUrlKey, verifyUploadSignature } from "./signed-url";
+
+export const TOO_BIG = "Files must be under 10MB in size";
+export const ALREADY_USED = "This upload URL has already been used. Please upload the file again.";
+
+/** Reads at most MAX_UPLOAD_BYTES, refusing larger bodies as soon as the count (or the header) says so. */
+async function readUploadBody(req: Request): Promise<Buffer> {
+  const declared = Number(req.headers.get("content-length") ?? "0");
+  if (declared > MAX_UPLOAD_BYTES) throw new ApiError(413, TOO_BIG);
+  if (!req.body) return Buffer.alloc(0);
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > MAX_UPLOAD_BYTES) {
+      await reader.cancel();
+      throw new ApiError(413, TOO_BIG);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
+}
+
+function mediaType(header: string | null): ImageType | null {
+  const type = (header ?? "").split(";")[0]?.trim().toLowerCase();
+  return UPLOAD_TYPES.find((t) => t === type) ?? null;
+}
+
+/**
+ * Accepts the one PUT a signed upload URL allows. The signature and expiry are checked first, then
+ * that the URL is unused, then the body (size, real type, pixels, polyglots; see checkImage).
+ * Only then is the upload flipped PENDING→TEMP in one conditional update, and only the request
+ * that wins that flip stores its bytes: a refused file does not use the URL up, an accepted one
+ * does. Headers such as x-amz-acl and x-amz-tagging are ignored; TEMP is our "temp=true".
+ */
+export async function receiveUpload(
+  filename: string,
+  req: Request,
+  now: Date = new Date(),
+): Promise<{ filename: string }> {
+  if (!imageName.safeParse(filename).success) throw new ApiError(404, "Not found");
+  const query = new URL(req.url).searchParams;
+  verifyUploadSignature(
+    await getUploadUrlKey(),
+    filename,
+    { expires: query.get("expires"), signature: query.get("signature") },
+    now,
+  );
+
+  const type = mediaType(req.headers.get("content-type"));
+  if (!type) throw new ApiError(400, NOT_AN_IMAGE);
+  const upload = await db.upload.findUnique({
+    where: { id: filename },
+    select: { status: true, contentType: true },
+  });
+  if (!upload) {
+    throw new ApiError(404, "This upload URL is no longer valid. Please upload the file again.");
+  }
+  if (upload.status !== "PENDING") throw new ApiError(409, ALREADY_USED);
+  if (upload.contentType !== type) {
+    throw new ApiError(400, `This upload URL expects a file of type ${upload.contentType}`);
+  }
+
+  const image = await checkImage(await readUploadBody(req), type);
+  const claimed = await db.upload.updateMany({
+    where: { id: filename, status: "PENDING" },
+    data: { status: "TEMP", size: image.bytes.length, width: image.width, height: image.height },
+  });
+  if (claimed.count !== 1) throw new ApiError(409, ALREADY_USED);
+  try {
+    await getStorage().put(filename, image.bytes, type);
+  } catch (error) {
+    // Give the URL back, so the client's retry can still succeed.
+    await db.upload.updateMany({
+      where: { id: filename, status: "TEMP" },
+      data: { status: "PENDING", size: null, width: null, height: null },
+    });
+    throw error;
+  }
+  return { filename };
+}
