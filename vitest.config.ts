@@ -1,6 +1,20 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
+// Vitest 5's reporter calls Map.groupBy, which Node 20 lacks (Node 21+ has it).
+const mapWithGroupBy = Map as unknown as { groupBy?: unknown };
+mapWithGroupBy.groupBy ??= <K, V>(items: Iterable<V>, key: (item: V, index: number) => K) => {
+  const groups = new Map<K, V[]>();
+  let index = 0;
+  for (const item of items) {
+    const k = key(item, index++);
+    const group = groups.get(k);
+    if (group) group.push(item);
+    else groups.set(k, [item]);
+  }
+  return groups;
+};
+
 const root = import.meta.dirname;
 const alias = {
   "@": root,

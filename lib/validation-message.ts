@@ -13,7 +13,10 @@ export function describeZodError(error: z.ZodError): string {
     issue as unknown as Parameters<typeof english.localeError>[0],
   );
   const genericText = typeof generic === "string" ? generic : generic?.message;
+  // Finished issues no longer carry their input, so "received …" can differ; compare without it.
+  const withoutReceived = (text?: string) => text?.replace(/, received .*$/, "");
   const path = issue.path.map(String).join(".");
-  if (!path || issue.message !== genericText) return issue.message;
+  if (!path || withoutReceived(issue.message) !== withoutReceived(genericText))
+    return issue.message;
   return `${path}: ${issue.message}`;
 }

@@ -16,10 +16,10 @@ export const uploadUrlQuery = z.object({
 
 export const cropBody = z.object({
   cropData: z.object({
-    x: z.number().int().min(0),
-    y: z.number().int().min(0),
-    width: z.number().int().min(1).max(20_000),
-    height: z.number().int().min(1).max(20_000),
+    x: z.number().int("Crop values must be whole pixels").min(0),
+    y: z.number().int("Crop values must be whole pixels").min(0),
+    width: z.number().int("Crop values must be whole pixels").min(1).max(20_000),
+    height: z.number().int("Crop values must be whole pixels").min(1).max(20_000),
   }),
   image: imageName,
 });

@@ -530,7 +530,7 @@ describe("PUT /api/upload/crop", () => {
         () => ({ image: source, cropData: { ...crop, width: 10.5 } }),
         () => alice.token,
         400,
-        "Invalid input: expected int, received number",
+        "Crop values must be whole pixels",
       ],
       [
         "a zero height",
