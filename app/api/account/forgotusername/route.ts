@@ -1,0 +1,9 @@
+// POST /api/account/forgotusername - email the usernames registered to an address
+import { forgotUsernameBody } from "@/lib/schemas/account";
+import { sendUsername } from "@/lib/server/account/send-username";
+import { clientIp, json, parseBody } from "@/lib/server/http";
+import { withPublic } from "@/lib/server/route";
+
+export const POST = withPublic(async ({ req }) =>
+  json(await sendUsername(await parseBody(req, forgotUsernameBody), clientIp(req))),
+);

@@ -1,0 +1,9 @@
+// POST /api/account/resetpassword - set a new password from an emailed reset link
+import { resetPasswordBody } from "@/lib/schemas/account";
+import { resetPassword } from "@/lib/server/account/reset-password";
+import { json, parseBody } from "@/lib/server/http";
+import { withPublic } from "@/lib/server/route";
+
+export const POST = withPublic(async ({ req }) =>
+  json(await resetPassword(await parseBody(req, resetPasswordBody))),
+);

@@ -1,0 +1,9 @@
+// DELETE /api/account - delete the signed-in account (the body carries its password)
+import { deleteAccountBody } from "@/lib/schemas/account";
+import { deleteAccount } from "@/lib/server/account/delete-account";
+import { json, parseBody } from "@/lib/server/http";
+import { withAuth } from "@/lib/server/route";
+
+export const DELETE = withAuth(async ({ req, user }) =>
+  json(await deleteAccount(user.id, await parseBody(req, deleteAccountBody))),
+);

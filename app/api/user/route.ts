@@ -1,0 +1,6 @@
+// GET /api/user - the signed-in user's email and username
+import { getUser } from "@/lib/server/account/get-user";
+import { json } from "@/lib/server/http";
+import { withAuth } from "@/lib/server/route";
+
+export const GET = withAuth(async ({ user }) => json(await getUser(user.id)));

@@ -1,0 +1,41 @@
+import "server-only";
+import { hashPassword } from "@/lib/server/auth/password";
+import { db } from "@/lib/server/db";
+import { ApiError } from "@/lib/server/errors";
+import { hashResetToken } from "./reset-token";
+
+/**
+ * Sets a new password from an emailed link. In one transaction it spends the token (so it works
+ * once), voids the user's other outstanding links, saves the hash and bumps sessionVersion, which
+ * revokes every session token issued before.
+ */
+export async function resetPassword({
+  username,
+  password,
+  token,
+}: {
+  username: string;
+  password: string;
+  token: string;
+}): Promise<{ message: string }> {
+  const tokenHash = hashResetToken(token);
+  // Hashed before the transaction: argon2 is slow and must not hold a database transaction open.
+  const passwordHash = await hashPassword(password);
+  await db.$transaction(async (tx) => {
+    const now = new Date();
+    const spent = await tx.passwordResetToken.updateMany({
+      where: { tokenHash, userId: username, usedAt: null, expiresAt: { gt: now } },
+      data: { usedAt: now },
+    });
+    if (spent.count !== 1) throw new ApiError(400, "This reset link is invalid or has expired");
+    await tx.passwordResetToken.updateMany({
+      where: { userId: username, usedAt: null },
+      data: { usedAt: now },
+    });
+    await tx.user.update({
+      where: { id: username },
+      data: { passwordHash, sessionVersion: { increment: 1 } },
+    });
+  });
+  return { message: "Password has been saved" };
+}

@@ -1,0 +1,147 @@
+import "server-only";
+import { createHash } from "node:crypto";
+import { db } from "./db";
+import { ApiError } from "./errors";
+
+export interface RateLimitRule {
+  /** Prefix of the counter's key; one counter per rule and identifier. */
+  name: string;
+  /** Hits allowed per window; the next one is refused with 429. */
+  limit: number;
+  windowSeconds: number;
+  /** First sentence of the 429 detail; the wait is appended. */
+  message: string;
+}
+
+const MINUTE = 60;
+const SWEEP_PROBABILITY = 0.01;
+const HOUR = 60 * MINUTE;
+
+/** Failed sign-ins per username (a successful sign-in gives its attempt back). */
+export const SIGNIN_PER_USERNAME: RateLimitRule = {
+  name: "signin:username",
+  limit: 10,
+  windowSeconds: 15 * MINUTE,
+  message: "Too many failed sign-in attempts for this account.",
+};
+/** Sign-in attempts per client address, successful or not. */
+export const SIGNIN_PER_IP: RateLimitRule = {
+  name: "signin:ip",
+  limit: 100,
+  windowSeconds: 15 * MINUTE,
+  message: "Too many sign-in attempts from your network.",
+};
+/** Wrong current passwords per user on the account settings calls (password change, delete). */
+export const PASSWORD_CHECK_PER_USERNAME: RateLimitRule = {
+  name: "password-check:username",
+  limit: 10,
+  windowSeconds: 15 * MINUTE,
+  message: "Too many wrong passwords for this account.",
+};
+/** Reset mails per username, so nobody can flood a player's inbox. */
+export const FORGOT_PASSWORD_PER_USERNAME: RateLimitRule = {
+  name: "forgot-password:username",
+  limit: 5,
+  windowSeconds: HOUR,
+  message: "We've already sent several reset emails for this account.",
+};
+export const FORGOT_PASSWORD_PER_IP: RateLimitRule = {
+  name: "forgot-password:ip",
+  limit: 20,
+  windowSeconds: HOUR,
+  message: "Too many password reset requests from your network.",
+};
+export const FORGOT_USERNAME_PER_EMAIL: RateLimitRule = {
+  name: "forgot-username:email",
+  limit: 5,
+  windowSeconds: HOUR,
+  message: "We've already sent several username emails to this address.",
+};
+export const FORGOT_USERNAME_PER_IP: RateLimitRule = {
+  name: "forgot-username:ip",
+  limit: 20,
+  windowSeconds: HOUR,
+  message: "Too many username requests from your network.",
+};
+
+/** "45 seconds", "1 minute", "15 minutes", "1 hour": the wait, rounded up, for a 429 detail. */
+export function describeWait(seconds: number): string {
+  const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? "" : "s"}`;
+  if (seconds < MINUTE) return plural(Math.max(1, Math.ceil(seconds)), "second");
+  if (seconds <= HOUR) return plural(Math.ceil(seconds / MINUTE), "minute");
+  return plural(Math.ceil(seconds / HOUR), "hour");
+}
+
+// Identifiers (addresses, usernames, emails) are stored hashed: the table needs no personal data.
+function counterKey(rule: RateLimitRule, identifier: string): string {
+  const digest = createHash("sha256").update(identifier, "utf8").digest("base64url");
+  return `${rule.name}:${digest}`;
+}
+
+export interface RateLimitHit {
+  /** Hits in the current window, this one included. */
+  count: number;
+  /** Seconds until the window ends. */
+  retryAfterSeconds: number;
+  limited: boolean;
+}
+
+/**
+ * Counts one hit in a fixed window. A single INSERT … ON CONFLICT … RETURNING makes it atomic,
+ * and the counters live in the database, so every app instance shares them. Times come from the
+ * database clock (as UTC, like Prisma's columns), so instances with skewed clocks still agree.
+ */
+export async function hitRateLimit(rule: RateLimitRule, identifier: string): Promise<RateLimitHit> {
+  const key = counterKey(rule, identifier);
+  const rows = await db.$queryRaw<{ count: number; retryAfter: number }[]>`
+    INSERT INTO "RateLimit" ("key", "count", "resetAt", "createdAt", "updatedAt")
+    VALUES (
+      ${key},
+      1,
+      (now() AT TIME ZONE 'UTC') + ${rule.windowSeconds}::float8 * interval '1 second',
+      now() AT TIME ZONE 'UTC',
+      now() AT TIME ZONE 'UTC'
+    )
+    ON CONFLICT ("key") DO UPDATE SET
+      "count" = CASE WHEN "RateLimit"."resetAt" <= EXCLUDED."updatedAt"
+        THEN 1 ELSE "RateLimit"."count" + 1 END,
+      "resetAt" = CASE WHEN "RateLimit"."resetAt" <= EXCLUDED."updatedAt"
+        THEN EXCLUDED."resetAt" ELSE "RateLimit"."resetAt" END,
+      "updatedAt" = EXCLUDED."updatedAt"
+    RETURNING "count", CEIL(EXTRACT(EPOCH FROM ("resetAt" - "updatedAt")))::int AS "retryAfter"`;
+  const row = rows[0];
+  if (!row) throw new Error("The rate limit counter returned no row");
+  // Expired counters are swept now and then by whichever request happens along; no cron needed.
+  if (Math.random() < SWEEP_PROBABILITY) await deleteExpiredRateLimits();
+  const count = Number(row.count);
+  return {
+    count,
+    retryAfterSeconds: Math.max(1, Number(row.retryAfter)),
+    limited: count > rule.limit,
+  };
+}
+
+/** Counts one hit and throws 429 (with Retry-After) once the rule's limit is exceeded. */
+export async function enforceRateLimit(rule: RateLimitRule, identifier: string): Promise<void> {
+  const hit = await hitRateLimit(rule, identifier);
+  if (hit.limited) {
+    throw new ApiError(
+      429,
+      `${rule.message} Please try again in ${describeWait(hit.retryAfterSeconds)}.`,
+      { "retry-after": String(hit.retryAfterSeconds) },
+    );
+  }
+}
+
+/** Gives one hit back in the current window (e.g. a sign-in that turned out to be correct). */
+export async function refundRateLimit(rule: RateLimitRule, identifier: string): Promise<void> {
+  const key = counterKey(rule, identifier);
+  await db.$executeRaw`
+    UPDATE "RateLimit" SET "count" = GREATEST("count" - 1, 0)
+    WHERE "key" = ${key} AND "resetAt" > now() AT TIME ZONE 'UTC'`;
+}
+
+/** Deletes counters whose window ended; cheap thanks to the resetAt index. */
+export async function deleteExpiredRateLimits(): Promise<number> {
+  return db.$executeRaw`DELETE FROM "RateLimit" WHERE "resetAt" <= now() AT TIME ZONE 'UTC'`;
+}

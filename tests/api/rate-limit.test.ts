@@ -1,0 +1,242 @@
+import { randomUUID } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { db } from "@/lib/server/db";
+import {
+  FORGOT_PASSWORD_PER_IP,
+  FORGOT_PASSWORD_PER_USERNAME,
+  FORGOT_USERNAME_PER_EMAIL,
+  FORGOT_USERNAME_PER_IP,
+  PASSWORD_CHECK_PER_USERNAME,
+  type RateLimitRule,
+  SIGNIN_PER_IP,
+  SIGNIN_PER_USERNAME,
+  deleteExpiredRateLimits,
+  hitRateLimit,
+} from "@/lib/server/rate-limit";
+import { type ApiResponse, api } from "../helpers/api";
+
+const PASSWORD = "correct horse battery";
+const uniqueName = () => `rl_${randomUUID().slice(0, 8)}`;
+const uniqueEmail = () => `rl.${randomUUID().slice(0, 8)}@example.com`;
+let lastIp = 0;
+/** A fixed client address for one test (the helper otherwise gives every call its own). */
+const fixedIp = () => ({ "x-forwarded-for": `203.0.113.${(lastIp += 1)}` });
+
+async function signUp(): Promise<{ username: string; token: string }> {
+  const username = uniqueName();
+  const response = await api.post("/api/account/signup", {
+    username,
+    email: `${username}@example.com`,
+    password: PASSWORD,
+  });
+  expect(response.status).toBe(200);
+  return { username, token: (response.body as { token: string }).token };
+}
+
+/** Runs `count` calls, a few at a time, and returns their statuses. */
+async function repeat(count: number, call: (i: number) => Promise<ApiResponse>): Promise<number[]> {
+  const statuses: number[] = [];
+  for (let i = 0; i < count; i += 5) {
+    const batch = Array.from({ length: Math.min(5, count - i) }, (_, j) => call(i + j));
+    statuses.push(...(await Promise.all(batch)).map((r) => r.status));
+  }
+  return statuses;
+}
+
+function expectLimited(response: ApiResponse, rule: RateLimitRule, wait: string) {
+  expect(response.status).toBe(429);
+  expect(response.body).toEqual({
+    errors: [{ detail: `${rule.message} Please try again in ${wait}.` }],
+  });
+  const retryAfter = Number(response.headers.get("retry-after"));
+  expect(retryAfter).toBeGreaterThan(rule.windowSeconds - 120);
+  expect(retryAfter).toBeLessThanOrEqual(rule.windowSeconds);
+}
+
+describe("sign-in rate limits", () => {
+  it("refuses a username with 429 after too many failed attempts, from any address", async () => {
+    const target = await signUp();
+    const failures = await repeat(SIGNIN_PER_USERNAME.limit, () =>
+      api.post("/api/account/signin", { username: target.username, password: "guess guess" }),
+    );
+    expect(failures).toEqual(Array(SIGNIN_PER_USERNAME.limit).fill(400));
+
+    // Even the right password is refused now, so a guesser learns nothing more.
+    const blocked = await api.post("/api/account/signin", {
+      username: target.username,
+      password: PASSWORD,
+    });
+    expectLimited(blocked, SIGNIN_PER_USERNAME, "15 minutes");
+
+    // Other accounts are not affected, and the existing session keeps working.
+    const other = await signUp();
+    const ok = await api.post("/api/account/signin", {
+      username: other.username,
+      password: PASSWORD,
+    });
+    expect(ok.status).toBe(200);
+    expect((await api.get("/api/user", { token: target.token })).status).toBe(200);
+  });
+
+  it("does not count successful sign-ins against the username", async () => {
+    const account = await signUp();
+    const statuses = await repeat(SIGNIN_PER_USERNAME.limit + 3, () =>
+      api.post("/api/account/signin", { username: account.username, password: PASSWORD }),
+    );
+    expect(statuses).toEqual(Array(SIGNIN_PER_USERNAME.limit + 3).fill(200));
+  });
+
+  it("refuses an address with 429 after too many attempts, for any username", async () => {
+    const account = await signUp();
+    const headers = fixedIp();
+    const attempts = await repeat(SIGNIN_PER_IP.limit, () =>
+      api.post(
+        "/api/account/signin",
+        { username: uniqueName(), password: "guess guess" },
+        { headers },
+      ),
+    );
+    expect(attempts).toEqual(Array(SIGNIN_PER_IP.limit).fill(400));
+
+    const blocked = await api.post(
+      "/api/account/signin",
+      { username: account.username, password: PASSWORD },
+      { headers },
+    );
+    expectLimited(blocked, SIGNIN_PER_IP, "15 minutes");
+
+    const elsewhere = await api.post("/api/account/signin", {
+      username: account.username,
+      password: PASSWORD,
+    });
+    expect(elsewhere.status).toBe(200);
+  });
+});
+
+describe("forgot endpoint rate limits", () => {
+  const message = {
+    password: "If that account exists, we've emailed a link to reset its password.",
+    username: "If any accounts use that address, we've emailed their usernames.",
+  };
+
+  it.each([
+    {
+      name: "forgotpassword per username",
+      rule: FORGOT_PASSWORD_PER_USERNAME,
+      path: "/api/account/forgotpassword",
+      body: (fixed: string) => ({ username: fixed }),
+      fixed: uniqueName,
+      headers: () => undefined,
+      ok: message.password,
+    },
+    {
+      name: "forgotpassword per address",
+      rule: FORGOT_PASSWORD_PER_IP,
+      path: "/api/account/forgotpassword",
+      body: () => ({ username: uniqueName() }),
+      fixed: uniqueName,
+      headers: fixedIp,
+      ok: message.password,
+    },
+    {
+      name: "forgotusername per email",
+      rule: FORGOT_USERNAME_PER_EMAIL,
+      path: "/api/account/forgotusername",
+      body: (fixed: string) => ({ email: fixed }),
+      fixed: uniqueEmail,
+      headers: () => undefined,
+      ok: message.username,
+    },
+    {
+      name: "forgotusername per address",
+      rule: FORGOT_USERNAME_PER_IP,
+      path: "/api/account/forgotusername",
+      body: () => ({ email: uniqueEmail() }),
+      fixed: uniqueEmail,
+      headers: fixedIp,
+      ok: message.username,
+    },
+  ])("$name: 429 after the limit", async ({ rule, path, body, fixed, headers, ok }) => {
+    const value = fixed();
+    const sameHeaders = headers();
+    const answers: ApiResponse[] = [];
+    for (let i = 0; i < rule.limit; i++) {
+      answers.push(await api.post(path, body(value), { headers: sameHeaders }));
+    }
+    expect(answers.map((a) => a.status)).toEqual(Array(rule.limit).fill(200));
+    expect(answers.every((a) => (a.body as { message: string }).message === ok)).toBe(true);
+    expectLimited(await api.post(path, body(value), { headers: sameHeaders }), rule, "60 minutes");
+  });
+});
+
+describe("current-password checks", () => {
+  it("limit wrong passwords per user on password change and account delete", async () => {
+    const account = await signUp();
+    const wrong = {
+      oldPassword: "guess guess",
+      newPassword: "new pass 1",
+      confirmPassword: "new pass 1",
+    };
+    const statuses: number[] = [];
+    for (let i = 0; i < PASSWORD_CHECK_PER_USERNAME.limit; i++) {
+      const response =
+        i % 2 === 0
+          ? await api.put("/api/user/password", wrong, { token: account.token })
+          : await api.delete("/api/account", { password: "guess guess" }, { token: account.token });
+      statuses.push(response.status);
+    }
+    expect(statuses).toEqual(Array(PASSWORD_CHECK_PER_USERNAME.limit).fill(400));
+    const blocked = await api.delete(
+      "/api/account",
+      { password: PASSWORD },
+      { token: account.token },
+    );
+    expectLimited(blocked, PASSWORD_CHECK_PER_USERNAME, "15 minutes");
+    expect(await db.user.count({ where: { id: account.username } })).toBe(1);
+  });
+});
+
+describe("the counters", () => {
+  const testRule = (limit = 5, windowSeconds = 60): RateLimitRule => ({
+    name: `test:${randomUUID()}`,
+    limit,
+    windowSeconds,
+    message: "Slow down.",
+  });
+
+  it("count atomically under concurrency (one row per rule and identifier)", async () => {
+    const rule = testRule(20);
+    const hits = await Promise.all(Array.from({ length: 30 }, () => hitRateLimit(rule, "id")));
+    expect(hits.map((h) => h.count).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 30 }, (_, i) => i + 1),
+    );
+    expect(hits.filter((h) => h.limited)).toHaveLength(10);
+    expect(await db.rateLimit.count({ where: { key: { startsWith: `${rule.name}:` } } })).toBe(1);
+  });
+
+  it("keep each identifier apart and do not store it in clear", async () => {
+    const rule = testRule();
+    await hitRateLimit(rule, "alice@example.com");
+    await hitRateLimit(rule, "alice@example.com");
+    const bob = await hitRateLimit(rule, "bob@example.com");
+    expect(bob.count).toBe(1);
+    const keys = await db.rateLimit.findMany({ where: { key: { startsWith: `${rule.name}:` } } });
+    expect(keys).toHaveLength(2);
+    expect(keys.map((k) => k.key).join()).not.toContain("example.com");
+  });
+
+  it("start a new window once the old one ended, and expired counters can be swept", async () => {
+    const rule = testRule(2, 600);
+    for (let i = 0; i < 3; i++) await hitRateLimit(rule, "id");
+    const where = { key: { startsWith: `${rule.name}:` } };
+    await db.rateLimit.updateMany({ where, data: { resetAt: new Date(Date.now() - 1000) } });
+    const fresh = await hitRateLimit(rule, "id");
+    expect(fresh).toMatchObject({ count: 1, limited: false });
+    expect(fresh.retryAfterSeconds).toBeGreaterThan(590);
+    expect(fresh.retryAfterSeconds).toBeLessThanOrEqual(600);
+
+    await db.rateLimit.updateMany({ where, data: { resetAt: new Date(Date.now() - 1000) } });
+    expect(await deleteExpiredRateLimits()).toBeGreaterThanOrEqual(1);
+    expect(await db.rateLimit.count({ where })).toBe(0);
+  });
+});
