@@ -21,8 +21,10 @@ const alias = {
   // Server modules import "server-only", which only resolves inside Next's server bundle.
   "server-only": path.join(root, "tests/helpers/server-only.ts"),
 };
+/** Each run gets its own database (dropped afterwards), so parallel runs never collide. */
 export const TEST_DATABASE_URL =
-  process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/heirloom_test";
+  process.env.TEST_DATABASE_URL ??
+  `postgres://postgres@127.0.0.1:5432/heirloom_test_${process.pid}`;
 
 export default defineConfig({
   resolve: { alias },

@@ -12,13 +12,19 @@ export const username = z
     "Usernames are 3 to 32 characters: letters, numbers, dots, dashes and underscores",
   );
 
-export const email = z
-  .string({ error: "Email address is required" })
-  .trim()
-  .min(1, "Email address is required")
-  .max(254, "Looks like your new email is not valid")
-  .pipe(z.email("Looks like your new email is not valid"))
-  .transform((value) => value.toLowerCase());
+/** An email address, trimmed and lower-cased; `invalid` is the message for a malformed one. */
+export const emailField = (invalid: string) =>
+  z
+    .string({ error: "Email address is required" })
+    .trim()
+    .min(1, "Email address is required")
+    .max(254, invalid)
+    .pipe(z.email(invalid))
+    .transform((value) => value.toLowerCase());
+
+/** The Account page's rule, with the spec's text. */
+export const email = emailField("Looks like your new email is not valid");
+const anyEmail = emailField("That email address is not valid");
 
 const newPassword = z
   .string({ error: "A password is required" })
@@ -32,7 +38,7 @@ const anyPassword = z
 
 export const signupBody = z.object({
   username,
-  email,
+  email: anyEmail,
   password: z
     .string({ error: "A password is required" })
     .min(MIN_PASSWORD_LENGTH, "Your password should be at least 8 characters")
@@ -52,7 +58,7 @@ export const forgotPasswordBody = z.object({
     .max(64),
 });
 
-export const forgotUsernameBody = z.object({ email });
+export const forgotUsernameBody = z.object({ email: anyEmail });
 
 export const resetPasswordBody = z.object({
   username: z.string({ error: "Username is required" }).min(1, "Username is required").max(64),

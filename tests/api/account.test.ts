@@ -319,7 +319,7 @@ describe("validation", () => {
       path: "/api/account/signup",
       body: { ...valid, email: "not-an-email" },
       status: 400,
-      detail: "Looks like your new email is not valid",
+      detail: "That email address is not valid",
     },
     {
       name: "signup with a short password",
@@ -391,7 +391,7 @@ describe("validation", () => {
       path: "/api/account/forgotusername",
       body: { email: "nobody@" },
       status: 400,
-      detail: "Looks like your new email is not valid",
+      detail: "That email address is not valid",
     },
     {
       name: "resetpassword with a short password",

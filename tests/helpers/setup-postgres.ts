@@ -2,20 +2,31 @@ import pg from "pg";
 import { applyMigrations } from "../../scripts/lib/schema-engine";
 import { TEST_DATABASE_URL } from "../../vitest.config";
 
-/** Recreates the API tests' PostgreSQL database and applies every migration. */
-export default async function setup() {
+async function asAdmin<T>(work: (client: pg.Client, name: string) => Promise<T>): Promise<T> {
   const url = new URL(TEST_DATABASE_URL);
-  const name = url.pathname.slice(1);
-  const admin = new pg.Client({
+  const client = new pg.Client({
     connectionString: Object.assign(new URL(url), { pathname: "/postgres" }).toString(),
   });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE "${name}"`);
-  await admin.end();
+  await client.connect();
+  try {
+    return await work(client, url.pathname.slice(1));
+  } finally {
+    await client.end();
+  }
+}
+
+/** Creates this run's PostgreSQL database, applies every migration, and drops it afterwards. */
+export default async function setup() {
+  await asAdmin(async (client, name) => {
+    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await client.query(`CREATE DATABASE "${name}"`);
+  });
   await applyMigrations({
     target: { databaseUrl: TEST_DATABASE_URL },
     migrationsDir: "prisma/migrations",
     schemaPath: "prisma/schema.prisma",
   });
+  return async function teardown() {
+    await asAdmin((client, name) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+  };
 }

@@ -1,16 +1,24 @@
 import "server-only";
 import { db } from "@/lib/server/db";
+import { logger } from "@/lib/server/logger";
+import { deleteUploadFiles } from "@/lib/server/uploads/delete-upload-files";
 import { verifyCurrentPassword } from "./verify-current-password";
 
 /**
  * Deletes the account after checking its password. The database cascades to its trees, people,
  * uploads, published copies and reset tokens; its tokens then get 403 as the user is gone.
+ * The stored image files go too, once the rows are gone (a failure there is logged, not fatal:
+ * nothing refers to those files any more).
  */
 export async function deleteAccount(
   username: string,
   { password }: { password: string },
 ): Promise<{ message: string }> {
   await verifyCurrentPassword(username, password, "Your password is incorrect");
+  const uploads = await db.upload.findMany({ where: { ownerId: username }, select: { id: true } });
   await db.user.delete({ where: { id: username } });
+  await deleteUploadFiles(uploads.map((u) => u.id)).catch((error: unknown) =>
+    logger.error({ err: error, username }, "could not delete an account's image files"),
+  );
   return { message: `Account ${username} has now been deleted` };
 }
