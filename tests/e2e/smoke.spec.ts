@@ -6,10 +6,9 @@ test("the production server answers the version call and serves the home page", 
 }) => {
   const version = await request.get("/api/version");
   expect(version.status()).toBe(200);
-  expect(await version.json()).toMatchObject({
-    version: expect.any(String) as string,
-    color: "unknown",
-  });
+  const body = (await version.json()) as { version: unknown; color: unknown };
+  expect(typeof body.version).toBe("string");
+  expect(body.color).toBe("unknown");
   const response = await page.goto("/");
   expect(response?.status()).toBe(200);
   await expect(page).toHaveTitle(/Heirloom/);
