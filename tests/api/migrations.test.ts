@@ -10,11 +10,14 @@ import { applyMigrations, createMigration } from "../../scripts/lib/schema-engin
 const MIGRATIONS = "prisma/migrations";
 const SCHEMA = "prisma/schema.prisma";
 const POSTGRES = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432";
-const DB = "heirloom_migrations_test";
+const DB = `heirloom_migrations_test_${process.pid}`;
 
 async function committedMigrations(): Promise<string[]> {
   const entries = await fs.readdir(MIGRATIONS, { withFileTypes: true });
-  return entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  return entries
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
 }
 
 async function recreate(name: string) {
@@ -32,7 +35,17 @@ async function tablesOf(query: (sql: string) => Promise<{ rows: { table_name: st
   return rows.map((r) => r.table_name);
 }
 
-const EXPECTED_TABLES = ["PasswordResetToken", "Person", "PublishedTree", "RateLimit", "Setting", "Tree", "Upload", "User", "_prisma_migrations"];
+const EXPECTED_TABLES = [
+  "PasswordResetToken",
+  "Person",
+  "PublishedTree",
+  "RateLimit",
+  "Setting",
+  "Tree",
+  "Upload",
+  "User",
+  "_prisma_migrations",
+];
 
 let scratch: string;
 beforeAll(async () => {
@@ -50,11 +63,17 @@ describe("the wasm migration runner", () => {
   it("applies every migration to PGlite once, then finds nothing to do", async () => {
     const dir = path.join(scratch, "pglite");
     const target = { pgliteDir: dir };
-    expect(await applyMigrations({ target, migrationsDir: MIGRATIONS, schemaPath: SCHEMA })).toEqual(await committedMigrations());
-    expect(await applyMigrations({ target, migrationsDir: MIGRATIONS, schemaPath: SCHEMA })).toEqual([]);
+    expect(
+      await applyMigrations({ target, migrationsDir: MIGRATIONS, schemaPath: SCHEMA }),
+    ).toEqual(await committedMigrations());
+    expect(
+      await applyMigrations({ target, migrationsDir: MIGRATIONS, schemaPath: SCHEMA }),
+    ).toEqual([]);
     const db = new PGlite(dir);
     try {
-      expect(await tablesOf((sql) => db.query<{ table_name: string }>(sql))).toEqual(EXPECTED_TABLES);
+      expect(await tablesOf((sql) => db.query<{ table_name: string }>(sql))).toEqual(
+        EXPECTED_TABLES,
+      );
     } finally {
       await db.close();
     }
@@ -72,7 +91,9 @@ describe("the wasm migration runner", () => {
     await client.connect();
     try {
       expect(await tablesOf((sql) => client.query(sql))).toEqual(EXPECTED_TABLES);
-      const { rows } = await client.query("SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL");
+      const { rows } = await client.query(
+        "SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL",
+      );
       expect(rows).toHaveLength((await committedMigrations()).length);
     } finally {
       await client.end();
@@ -88,8 +109,16 @@ describe("the wasm migration runner", () => {
     await fs.writeFile(schemaPath, schema);
     expect(await createMigration({ name: "nothing", migrationsDir, schemaPath })).toBeNull();
 
-    await fs.writeFile(schemaPath, `${schema}\nmodel Keepsake {\n  id    String @id\n  label String\n}\n`);
-    const created = await createMigration({ name: "add keepsake", migrationsDir, schemaPath, now: new Date("2030-01-02T03:04:05Z") });
+    await fs.writeFile(
+      schemaPath,
+      `${schema}\nmodel Keepsake {\n  id    String @id\n  label String\n}\n`,
+    );
+    const created = await createMigration({
+      name: "add keepsake",
+      migrationsDir,
+      schemaPath,
+      now: new Date("2030-01-02T03:04:05Z"),
+    });
     expect(created).toBe("20300102030405_add_keepsake");
     const sql = await fs.readFile(path.join(migrationsDir, created!, "migration.sql"), "utf8");
     expect(sql).toContain('CREATE TABLE "Keepsake"');
@@ -98,9 +127,17 @@ describe("the wasm migration runner", () => {
     expect(await createMigration({ name: "again", migrationsDir, schemaPath })).toBeNull();
 
     await recreate(`${DB}_created`);
-    const applied = await applyMigrations({ target: { databaseUrl: `${POSTGRES}/${DB}_created` }, migrationsDir, schemaPath });
+    const applied = await applyMigrations({
+      target: { databaseUrl: `${POSTGRES}/${DB}_created` },
+      migrationsDir,
+      schemaPath,
+    });
     expect(applied.at(-1)).toBe(created);
-    const pgliteApplied = await applyMigrations({ target: { pgliteDir: path.join(scratch, "pglite-created") }, migrationsDir, schemaPath });
+    const pgliteApplied = await applyMigrations({
+      target: { pgliteDir: path.join(scratch, "pglite-created") },
+      migrationsDir,
+      schemaPath,
+    });
     expect(pgliteApplied.at(-1)).toBe(created);
   });
 });

@@ -1,0 +1,15 @@
+/** The account screens' texts from SPEC.md section 8, in one place for the screens and their tests. */
+export const ACCOUNT_MESSAGES = {
+  unknownError: "Unknown error occurred",
+  accountCreated: "Account created!",
+  welcomeBack: (name: string) => `Welcome back ${name}!`,
+  treesFailed: "Oops, we failed fetch your trees. Refresh the page to try again.",
+  passwordSaved: "Password has been saved",
+  resetMismatch: "Your new password and the confirm password does not match",
+  accountInfoFailed: "Failed to get account info",
+  emailUpdated: "Your email address has been updated",
+  emailFailed: "Unknown error occurred updating your email",
+  passwordUpdated: "Your password has been updated",
+  passwordFailed: "Unknown error occurred updating your password",
+  accountDeleted: (name: string) => `Account ${name} has now been deleted`,
+} as const;

@@ -1,0 +1,18 @@
+"use client";
+import Link from "next/link";
+import type { ComponentProps } from "react";
+
+/** A link between guides that glides back to the top of the page as the next guide opens. */
+export function GuideLink({ onClick, ...props }: ComponentProps<typeof Link>) {
+  return (
+    <Link
+      {...props}
+      scroll={false}
+      onClick={(event) => {
+        onClick?.(event);
+        const reduceMotion = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+        window.scrollTo({ top: 0, behavior: reduceMotion ? "auto" : "smooth" });
+      }}
+    />
+  );
+}

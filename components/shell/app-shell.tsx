@@ -1,0 +1,134 @@
+"use client";
+import Image from "next/image";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useCallback, useEffect, useRef, useState, type MouseEvent, type ReactNode } from "react";
+import { setSessionExpiredHandler } from "@/lib/client/api";
+import { Button } from "@/components/ui/button";
+import { cx, focusRing } from "@/components/ui/class-names";
+import { AccountMenu } from "./account-menu";
+import { SideNav } from "./side-nav";
+
+const MOBILE_MENU_ID = "mobile-menu";
+
+function MobileMenu({ onClose }: { onClose: () => void }) {
+  const closeRef = useRef<HTMLButtonElement>(null);
+
+  useEffect(() => {
+    closeRef.current?.focus();
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key === "Escape") onClose();
+    };
+    const overflow = document.body.style.overflow;
+    document.body.style.overflow = "hidden";
+    document.addEventListener("keydown", onKeyDown);
+    return () => {
+      document.body.style.overflow = overflow;
+      document.removeEventListener("keydown", onKeyDown);
+    };
+  }, [onClose]);
+
+  // Choosing a link closes the menu; the page underneath changes.
+  function onPanelClick(event: MouseEvent<HTMLDivElement>) {
+    if ((event.target as HTMLElement).closest("a")) onClose();
+  }
+
+  return (
+    <div className="md:hidden">
+      <div
+        data-testid="menu-mask"
+        aria-hidden="true"
+        onClick={onClose}
+        className="fixed inset-0 z-40 bg-black/50"
+      />
+      <div
+        id={MOBILE_MENU_ID}
+        role="dialog"
+        aria-modal="true"
+        aria-label="Menu"
+        onClick={onPanelClick}
+        className="fixed inset-y-0 left-0 z-50 w-72 max-w-[85vw] overflow-y-auto bg-white shadow-xl"
+      >
+        <div className="border-plum-100 flex items-center justify-between border-b px-4 py-3">
+          <span className="text-plum-900 font-semibold">Heirloom</span>
+          <Button ref={closeRef} variant="secondary" size="sm" onClick={onClose}>
+            Close
+          </Button>
+        </div>
+        <SideNav />
+      </div>
+    </div>
+  );
+}
+
+/** The main layout: header, side navigation (a drawer on small screens) and the page. */
+export function AppShell({ children }: { children: ReactNode }) {
+  const router = useRouter();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const menuButtonRef = useRef<HTMLButtonElement>(null);
+  const wasOpen = useRef(false);
+
+  useEffect(() => {
+    setSessionExpiredHandler(() => router.push("/login"));
+  }, [router]);
+
+  // Focus goes back to the Menu button once the drawer has closed (and the page is no longer inert).
+  useEffect(() => {
+    if (wasOpen.current && !menuOpen) menuButtonRef.current?.focus();
+    wasOpen.current = menuOpen;
+  }, [menuOpen]);
+
+  const closeMenu = useCallback(() => setMenuOpen(false), []);
+
+  return (
+    <>
+      <div inert={menuOpen} className="flex min-h-dvh flex-col">
+        <a
+          href="#main"
+          className="text-plum-900 sr-only z-50 rounded-md bg-white px-4 py-2 focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+        >
+          Skip to content
+        </a>
+        <header className="bg-plum-700 sticky top-0 z-30 flex h-14 items-center gap-2 px-3 text-white shadow sm:px-4">
+          <button
+            ref={menuButtonRef}
+            type="button"
+            aria-expanded={menuOpen}
+            aria-controls={MOBILE_MENU_ID}
+            onClick={() => setMenuOpen(true)}
+            className={cx(
+              "hover:bg-plum-600 rounded-md px-3 py-2 text-sm font-medium md:hidden",
+              focusRing,
+              "focus-visible:outline-white",
+            )}
+          >
+            Menu
+          </button>
+          <Link
+            href="/"
+            className={cx(
+              "flex items-center gap-2 rounded-md px-1 text-lg font-bold tracking-tight",
+              focusRing,
+              "focus-visible:outline-white",
+            )}
+          >
+            <Image src="/assets/logo.svg" alt="" width={32} height={32} unoptimized priority />
+            Heirloom
+          </Link>
+          <div className="ml-auto">
+            <AccountMenu />
+          </div>
+        </header>
+        <div className="flex flex-1">
+          <aside className="border-plum-100 sticky top-14 hidden h-[calc(100dvh-3.5rem)] w-64 shrink-0 overflow-y-auto border-r bg-white md:block">
+            <SideNav />
+          </aside>
+          <main id="main" tabIndex={-1} className="min-w-0 flex-1 px-4 py-6 sm:px-8 sm:py-8">
+            {children}
+          </main>
+        </div>
+      </div>
+      {menuOpen && <MobileMenu onClose={closeMenu} />}
+    </>
+  );
+}

@@ -1,0 +1,100 @@
+"use client";
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+import { useId, type ReactNode } from "react";
+import { useSession } from "@/lib/client/session";
+import { TextLink } from "@/components/ui/button";
+import { cx, focusRing } from "@/components/ui/class-names";
+import { Loading } from "@/components/ui/loading";
+
+function NavLink({
+  href,
+  exact = false,
+  children,
+}: {
+  href: string;
+  exact?: boolean;
+  children: ReactNode;
+}) {
+  const pathname = usePathname();
+  const active = exact ? pathname === href : pathname === href || pathname.startsWith(`${href}/`);
+  return (
+    <Link
+      href={href}
+      aria-current={active ? "page" : undefined}
+      className={cx(
+        "block truncate rounded-md px-3 py-2 text-sm",
+        active ? "bg-plum-100 text-plum-900 font-semibold" : "hover:bg-plum-50 text-neutral-800",
+        focusRing,
+      )}
+    >
+      {children}
+    </Link>
+  );
+}
+
+function YourTrees() {
+  const { ready, loggedIn, trees } = useSession();
+  if (!ready) return <Loading className="px-3 py-2 text-sm" />;
+  if (!loggedIn) {
+    return (
+      <p className="px-3 text-sm text-neutral-700">
+        <TextLink href="/login">Log in</TextLink> or{" "}
+        <TextLink href="/signup">create an account</TextLink> to start building your family trees.
+      </p>
+    );
+  }
+  return (
+    <ul className="space-y-1">
+      <li>
+        <NavLink href="/trees/create" exact>
+          <span aria-hidden="true">+ </span>Create New
+        </NavLink>
+      </li>
+      {trees === null ? (
+        <li>
+          <Loading label="Loading trees" className="px-3 py-2 text-sm" />
+        </li>
+      ) : (
+        trees.map((tree) => (
+          <li key={tree._id}>
+            <NavLink href={`/trees/${tree._id}`}>{tree.title.trim() || "Untitled Tree"}</NavLink>
+          </li>
+        ))
+      )}
+    </ul>
+  );
+}
+
+/** The main navigation: Home, Guides and the user's trees. */
+export function SideNav() {
+  const treesHeadingId = useId();
+  return (
+    <nav aria-label="Main" className="space-y-6 p-4">
+      <ul className="space-y-1">
+        <li>
+          <NavLink href="/" exact>
+            Home
+          </NavLink>
+        </li>
+        <li>
+          <NavLink href="/guides">Guides</NavLink>
+        </li>
+      </ul>
+      <section aria-labelledby={treesHeadingId} className="space-y-2">
+        <h2
+          id={treesHeadingId}
+          className="text-plum-700 px-3 text-xs font-semibold tracking-wide uppercase"
+        >
+          Your Trees
+        </h2>
+        <YourTrees />
+      </section>
+      <ul className="border-plum-100 border-t pt-4">
+        <li>
+          <NavLink href="/version">Version</NavLink>
+        </li>
+      </ul>
+    </nav>
+  );
+}

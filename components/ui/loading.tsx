@@ -1,0 +1,18 @@
+import { cx } from "./class-names";
+
+/** A spinner with text, announced politely to screen readers. */
+export function Loading({ label = "Loading", className }: { label?: string; className?: string }) {
+  return (
+    <div
+      role="status"
+      aria-live="polite"
+      className={cx("flex items-center gap-3 py-6 text-neutral-700", className)}
+    >
+      <span
+        aria-hidden="true"
+        className="border-plum-200 border-t-plum-600 size-5 shrink-0 animate-spin rounded-full border-2"
+      />
+      <span>{label}</span>
+    </div>
+  );
+}
