@@ -53,6 +53,11 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await fs.rm(scratch, { recursive: true, force: true });
+  const admin = new pg.Client({ connectionString: `${POSTGRES}/postgres` });
+  await admin.connect();
+  for (const name of [DB, `${DB}_created`])
+    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  await admin.end();
 });
 
 describe("the wasm migration runner", () => {
