@@ -18,14 +18,14 @@ interface Session {
   token: string | null;
   username: string | null;
   loggedIn: boolean;
-  login(token: string): void;
-  logout(): void;
+  login: (token: string) => void;
+  logout: () => void;
   /** The user's trees for the side navigation: null while unknown. */
   trees: TreeSummary[] | null;
-  loadTrees(options?: { fallback?: string; silent?: boolean }): Promise<void>;
-  addTree(tree: TreeSummary): void;
+  loadTrees: (options?: { fallback?: string; silent?: boolean }) => Promise<void>;
+  addTree: (tree: TreeSummary) => void;
   /** Replaces the tree with the same _id (e.g. after a title change), or removes it with null. */
-  mergeTree(id: string, tree: TreeSummary | null): void;
+  mergeTree: (id: string, tree: TreeSummary | null) => void;
 }
 
 const SessionContext = createContext<Session | null>(null);
