@@ -1,0 +1,16 @@
+// GET /api/people?tree= - the people of a tree; POST /api/people - add a person to a tree
+import { createPersonBody, peopleQuery } from "@/lib/schemas/person";
+import { json, parseBody, parseQuery } from "@/lib/server/http";
+import { createPerson } from "@/lib/server/people/create-person";
+import { listPeople } from "@/lib/server/people/list-people";
+import { withAuth } from "@/lib/server/route";
+
+export const GET = withAuth(async ({ req, user }) => {
+  const { tree } = parseQuery(req, peopleQuery);
+  return json(await listPeople(user.id, tree));
+});
+
+export const POST = withAuth(async ({ req, user }) => {
+  const body = await parseBody(req, createPersonBody);
+  return json(await createPerson(user.id, body));
+});

@@ -1,0 +1,15 @@
+// GET /api/trees - the caller's trees as {_id, title}; POST /api/trees - create a tree
+import { createTreeBody } from "@/lib/schemas/tree";
+import { json, parseBody } from "@/lib/server/http";
+import { withAuth } from "@/lib/server/route";
+import { createTree } from "@/lib/server/trees/create-tree";
+import { listTrees } from "@/lib/server/trees/list-trees";
+import { treeEtag } from "@/lib/server/trees/serialize";
+
+export const GET = withAuth(async ({ user }) => json(await listTrees(user.id)));
+
+export const POST = withAuth(async ({ req, user }) => {
+  const body = await parseBody(req, createTreeBody);
+  const tree = await createTree(user.id, body);
+  return json(tree, { headers: { ETag: treeEtag(tree.version) } });
+});

@@ -1,0 +1,36 @@
+import "server-only";
+import type { CreatePersonBody, Person } from "@/lib/schemas/person";
+import { db } from "@/lib/server/db";
+import { notFound } from "@/lib/server/errors";
+import { sanitizeRichText } from "@/lib/server/sanitize";
+import { TREE_NOT_FOUND } from "@/lib/server/trees/get-tree";
+import { asJson } from "@/lib/server/trees/serialize";
+import { claimUploads } from "@/lib/server/uploads/claim-uploads";
+import { personSelect, serializePerson } from "./serialize";
+
+/** Adds a person to the owner's tree. Links are set separately (PUT {links}). */
+export async function createPerson(ownerId: string, body: CreatePersonBody): Promise<Person> {
+  return db.$transaction(async (tx) => {
+    const tree = await tx.tree.findFirst({
+      where: { id: body.tree, ownerId, deletedAt: null },
+      select: { id: true },
+    });
+    if (!tree) throw notFound(TREE_NOT_FOUND);
+    await claimUploads(tx, ownerId, [body.avatar]);
+    const row = await tx.person.create({
+      data: {
+        treeId: tree.id,
+        avatar: body.avatar,
+        firstName: body.firstName,
+        lastName: body.lastName,
+        bio: sanitizeRichText(body.bio),
+        traits: body.traits,
+        aspirations: body.aspirations,
+        lifeStates: body.lifeStates,
+        custom: asJson(body.custom),
+      },
+      select: personSelect,
+    });
+    return serializePerson(row);
+  });
+}

@@ -1,0 +1,29 @@
+import "server-only";
+import { objectId } from "@/lib/schemas/common";
+import type { Person } from "@/lib/schemas/person";
+import type { Tree } from "@/lib/schemas/tree";
+import { db } from "@/lib/server/db";
+import { notFound } from "@/lib/server/errors";
+import { NOT_PUBLISHED, type PublishStatus, serializePublishStatus } from "./get-publish-status";
+
+export interface PublishedTreeView extends PublishStatus {
+  tree: Omit<Tree, "version">;
+  people: Person[];
+}
+
+/** The public copy of a tree, for anyone; 404 "This tree is not published" when there is none. */
+export async function getPublishedTree(treeId: string): Promise<PublishedTreeView> {
+  if (!objectId.safeParse(treeId).success) throw notFound(NOT_PUBLISHED);
+  const row = await db.publishedTree.findUnique({
+    where: { treeId },
+    select: { treeId: true, tree: true, people: true, publishedAt: true, viewCount: true },
+  });
+  if (!row) throw notFound(NOT_PUBLISHED);
+  // written by publishTree from validated rows
+  const { title, description, cover, data } = row.tree as unknown as Omit<Tree, "_id" | "version">;
+  return {
+    ...serializePublishStatus(row),
+    tree: { _id: row.treeId, title, description, cover, data },
+    people: row.people as unknown as Person[],
+  };
+}

@@ -1,0 +1,24 @@
+import "server-only";
+import { type CreateTreeBody, type Tree, emptyNode } from "@/lib/schemas/tree";
+import { db } from "@/lib/server/db";
+import { sanitizeRichText } from "@/lib/server/sanitize";
+import { claimUploads } from "@/lib/server/uploads/claim-uploads";
+import { asJson, serializeTree, treeSelect } from "./serialize";
+
+/** A new tree of the owner, whose structure is one empty root node. */
+export async function createTree(ownerId: string, body: CreateTreeBody): Promise<Tree> {
+  return db.$transaction(async (tx) => {
+    await claimUploads(tx, ownerId, [body.cover]);
+    const row = await tx.tree.create({
+      data: {
+        ownerId,
+        title: body.title,
+        description: sanitizeRichText(body.description),
+        cover: body.cover,
+        data: asJson(emptyNode()),
+      },
+      select: treeSelect,
+    });
+    return serializeTree(row);
+  });
+}

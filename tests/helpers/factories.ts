@@ -1,0 +1,121 @@
+// Test data, shared by the API tests and prisma/seed.ts. Users are inserted directly (so tests do
+// not depend on the account endpoints); trees and people go through the API like a client's.
+import { randomBytes, randomUUID } from "node:crypto";
+import type { Person } from "@/lib/schemas/person";
+import type { Tree, TreeNode } from "@/lib/schemas/tree";
+import { hashPassword } from "@/lib/server/auth/password";
+import { signToken } from "@/lib/server/auth/token";
+import { db } from "@/lib/server/db";
+import { type ApiResponse, api, detailOf } from "./api";
+
+export const DEFAULT_PASSWORD = "correct horse battery staple";
+
+export interface TestUser {
+  username: string;
+  email: string;
+  password: string;
+  token: string;
+}
+
+// argon2 is slow by design; users made with the same password share one hash (salt included).
+const hashes = new Map<string, Promise<string>>();
+
+/** A username that is valid (3-32 of [A-Za-z0-9._-]) and unique. */
+export const uniqueUsername = (prefix = "sim") =>
+  `${prefix}_${randomBytes(6).toString("hex")}`.slice(0, 32);
+
+/** Inserts a user row and answers its credentials and a valid bearer token. */
+export async function createUser(
+  overrides: Partial<Omit<TestUser, "token">> = {},
+): Promise<TestUser> {
+  const username = overrides.username ?? uniqueUsername();
+  const email = overrides.email ?? `${username.toLowerCase()}@example.test`;
+  const password = overrides.password ?? DEFAULT_PASSWORD;
+  if (!hashes.has(password)) hashes.set(password, hashPassword(password));
+  const passwordHash = await hashes.get(password)!;
+  const user = await db.user.create({
+    data: { id: username, email, passwordHash },
+    select: { id: true, sessionVersion: true },
+  });
+  const token = await signToken({ username: user.id, sv: user.sessionVersion });
+  return { username, email, password, token };
+}
+
+function expectOk<T>(response: ApiResponse<T>, what: string): T {
+  if (response.status !== 200) {
+    throw new Error(`${what} answered ${response.status}: ${detailOf(response)}`);
+  }
+  return response.body;
+}
+
+/** Creates a tree through POST /api/trees. */
+export async function createTree(
+  token: string,
+  overrides: Partial<Pick<Tree, "title" | "description" | "cover">> = {},
+): Promise<Tree> {
+  const body = { title: "The Pleasant Legacy", description: "<p>Generation one</p>", ...overrides };
+  return expectOk(await api.post<Tree>("/api/trees", body, { token }), "POST /api/trees");
+}
+
+/** Adds a person to a tree through POST /api/people. */
+export async function createPerson(
+  token: string,
+  treeId: string,
+  overrides: Partial<Omit<Person, "_id" | "tree" | "links">> = {},
+): Promise<Person> {
+  const body = {
+    tree: treeId,
+    firstName: "Bella",
+    lastName: "Goth",
+    bio: "<p>Vanished one night.</p>",
+    traits: ["Romantic", "Snob"],
+    aspirations: ["Soulmate"],
+    lifeStates: ["Sim"],
+    custom: [{ title: "Favourite colour", value: "Black" }],
+    ...overrides,
+  };
+  return expectOk(await api.post<Person>("/api/people", body, { token }), "POST /api/people");
+}
+
+/** Inserts `count` people into a tree in one statement (for big trees); answers their ids. */
+export async function insertPeople(treeId: string, count: number): Promise<string[]> {
+  const ids = Array.from({ length: count }, () => randomUUID());
+  await db.person.createMany({
+    data: ids.map((id, i) => ({ id, treeId, firstName: `Sim ${i + 1}`, lastName: "Legacy" })),
+  });
+  return ids;
+}
+
+/**
+ * A synthetic legacy of `nodes` nodes, `branching` children per node, breadth first. Every node
+ * places people from `peopleIds`: a main person, `partnerRows` MARRIED/EX_PARTNER rows of two,
+ * two biological parents and one adoptive parent (about 670 bytes of JSON a node with uuid ids).
+ */
+export function buildLegacy(
+  peopleIds: string[],
+  {
+    nodes,
+    branching = 3,
+    partnerRows = 3,
+  }: { nodes: number; branching?: number; partnerRows?: number },
+): TreeNode {
+  if (peopleIds.length === 0) throw new Error("buildLegacy needs at least one person");
+  const ref = (i: number) => ({ _id: peopleIds[i % peopleIds.length]! });
+  const all: TreeNode[] = [];
+  for (let i = 0; i < nodes; i++) {
+    all.push({
+      person: ref(i),
+      partners: Array.from({ length: partnerRows }, (_, row) => ({
+        type: row % 2 === 0 ? ("MARRIED" as const) : ("EX_PARTNER" as const),
+        people: [ref(i + row + 1), ref(i + row + 2)],
+      })),
+      children: [],
+      parentType: i % 7 === 0 ? "ABDUCTION" : "NONE",
+      parents: [ref(i + 3), ref(i + 4)],
+      adoptiveParents: [ref(i + 5)],
+      hidden: false,
+    });
+    if (i > 0) all[Math.floor((i - 1) / branching)]!.children.push(all[i]!);
+  }
+  return all[0]!;
+}
