@@ -1,0 +1,53 @@
+import { NO_NAME, searchableName } from "@/components/people/person-name";
+import type { Person } from "@/lib/schemas/person";
+import type { ParentType, PartnerType } from "@/lib/schemas/tree";
+
+/** A Sim's accessible name on the canvas: "{firstName} {lastName}" (or "~ No Name ~"). */
+export function simName(person: Pick<Person, "firstName" | "lastName"> | undefined): string {
+  return (person && searchableName(person).trim()) || NO_NAME;
+}
+
+export function publicPersonUrl(treeId: string, personId: string): string {
+  return `/public/${encodeURIComponent(treeId)}?p=${encodeURIComponent(personId)}`;
+}
+
+export const PARTNER_TYPE_LABELS: Record<PartnerType, string> = {
+  PARTNER: "Partner",
+  EX_PARTNER: "Ex-Partner",
+  MARRIED: "Married",
+  ABDUCTION: "Alien Abduction",
+};
+
+/** How a conception type is offered in the node editor. */
+export const PARENT_TYPE_LABELS: Record<ParentType, string> = {
+  NONE: "WooHoo",
+  ABDUCTION: "Alien Abduction",
+  CLONE: "Cloning",
+};
+
+/** The label next to "Biological Parents" in the details panel, if any. */
+export const PARENT_TYPE_BADGES: Record<ParentType, string | null> = {
+  NONE: null,
+  ABDUCTION: "Alien Abduction",
+  CLONE: "Clone",
+};
+
+/** Shortens text to `maxChars`, ending with an ellipsis when cut. */
+export function truncate(text: string, maxChars: number): string {
+  return text.length <= maxChars ? text : `${text.slice(0, Math.max(1, maxChars - 1))}…`;
+}
+
+/** How many characters of a name fit under an avatar of radius `r` (11px text). */
+export function nameChars(r: number): number {
+  return Math.max(4, Math.floor((2 * r + 10) / 6.2));
+}
+
+const collator = new Intl.Collator(undefined, { sensitivity: "base" });
+
+/** People sorted by name, for pickers. */
+export function sortPeople(people: Iterable<Person>): Person[] {
+  return [...people]
+    .map((person) => ({ person, name: simName(person) }))
+    .sort((a, b) => collator.compare(a.name, b.name))
+    .map(({ person }) => person);
+}

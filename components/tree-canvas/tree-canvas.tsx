@@ -1,0 +1,324 @@
+"use client";
+import { Zoom, type TransformMatrix, type ZoomProps } from "@visx/zoom";
+import {
+  memo,
+  useEffect,
+  useId,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type PointerEvent,
+  type ReactNode,
+} from "react";
+import type { Person } from "@/lib/schemas/person";
+import {
+  findPersonNode,
+  itemsInRect,
+  type FamilyLink,
+  type LayoutNode,
+  type TreeLayout,
+} from "@/lib/tree/layout";
+import { simName } from "./labels";
+import { LinkList } from "./link-list";
+import { TreeNodeView, type NodeActions } from "./tree-node";
+import { useElementSize } from "./use-element-size";
+import {
+  constrainScale,
+  cullRect,
+  initialTransform,
+  keyAction,
+  panBy,
+  toSvgTransform,
+  VIEWPORT,
+  wheelFactor,
+  zoomBy,
+  type Size,
+} from "./viewport";
+
+export interface TreeCanvasProps {
+  layout: TreeLayout;
+  people: ReadonlyMap<string, Person>;
+  /** Read-only: nodes without background and buttons. */
+  preview: boolean;
+  /** The accessible name of the canvas. */
+  label?: string;
+  /** A Sim to centre when the canvas opens (e.g. /public/{treeId}?p={personId}). */
+  focusPersonId?: string | null;
+  onSelectPerson: (personId: string) => void;
+  onEditNode?: (key: string) => void;
+  onAddChild?: (key: string) => void;
+  /** Controls drawn over the canvas, such as the Tree Info button. */
+  children?: ReactNode;
+}
+
+/**
+ * The tree as a zoomable, pannable SVG. Only the nodes and links near the view are rendered, and
+ * the zoom transform sits on a single <g>: a pan frame re-renders this component, not the nodes.
+ */
+export function TreeCanvas({ children, ...props }: TreeCanvasProps) {
+  const [container, setContainer] = useState<HTMLDivElement | null>(null);
+  const size = useElementSize(container);
+  return (
+    <div ref={setContainer} className="relative h-full w-full overflow-hidden bg-plum-50">
+      {size && <SizedTreeCanvas size={size} {...props} />}
+      {children}
+    </div>
+  );
+}
+
+/** The zoom state and methods visx passes to its children. */
+type ZoomApi = Parameters<ZoomProps<SVGSVGElement>["children"]>[0];
+
+interface SceneProps extends Omit<TreeCanvasProps, "children"> {
+  containerRef: ZoomApi["containerRef"];
+  matrix: TransformMatrix;
+  dragging: boolean;
+  setMatrix: ZoomApi["setTransformMatrix"];
+  size: Size;
+}
+
+const wheelDelta = (event: { deltaY: number; deltaMode: number }) => {
+  const factor = wheelFactor(event.deltaY, event.deltaMode);
+  return { scaleX: factor, scaleY: factor };
+};
+
+/** The canvas at a known size (TreeCanvas measures its container, then renders this). */
+export function SizedTreeCanvas({
+  size,
+  ...props
+}: Omit<TreeCanvasProps, "children"> & { size: Size }) {
+  // The opening view is fixed once the canvas has a size; later relayouts keep the user's view.
+  const [initial] = useState<TransformMatrix>(() => {
+    const focus = props.focusPersonId
+      ? findPersonNode(props.layout, props.focusPersonId)
+      : undefined;
+    return initialTransform(size, props.layout.nodes[0], focus);
+  });
+  return (
+    <Zoom<SVGSVGElement>
+      width={size.width}
+      height={size.height}
+      scaleXMin={VIEWPORT.minScale}
+      scaleXMax={VIEWPORT.maxScale}
+      scaleYMin={VIEWPORT.minScale}
+      scaleYMax={VIEWPORT.maxScale}
+      constrain={constrainScale}
+      wheelDelta={wheelDelta}
+      initialTransformMatrix={initial}
+    >
+      {(zoom) => (
+        <Scene
+          containerRef={zoom.containerRef}
+          matrix={zoom.transformMatrix}
+          dragging={zoom.isDragging}
+          setMatrix={zoom.setTransformMatrix}
+          size={size}
+          {...props}
+        />
+      )}
+    </Zoom>
+  );
+}
+
+const LinkLayer = memo(function LinkLayer({ links }: { links: FamilyLink[] }) {
+  return (
+    <g className="stroke-plum-500" fill="none" strokeWidth={2} aria-hidden="true">
+      {links.map((link) => (
+        <path key={link.parentKey} d={link.d} />
+      ))}
+    </g>
+  );
+});
+
+interface Highlight {
+  parentKey: string;
+  ids: ReadonlySet<string>;
+}
+
+const NodeLayer = memo(function NodeLayer({
+  nodes,
+  highlight,
+  ...rest
+}: {
+  nodes: LayoutNode[];
+  highlight: Highlight | null;
+  people: ReadonlyMap<string, Person>;
+  preview: boolean;
+  detailed: boolean;
+  actions: NodeActions;
+  clipId: string;
+}) {
+  return (
+    <g>
+      {nodes.map((laid) => (
+        <TreeNodeView
+          key={laid.key}
+          laid={laid}
+          highlight={highlight && highlight.parentKey === laid.key ? highlight.ids : null}
+          {...rest}
+        />
+      ))}
+    </g>
+  );
+});
+
+function parentKeyOf(key: string): string | null {
+  if (key === "") return null;
+  const dot = key.lastIndexOf(".");
+  return dot === -1 ? "" : key.slice(0, dot);
+}
+
+/** Pointer travel (px) above which a press is a drag, and its click is swallowed. */
+const DRAG_THRESHOLD = 5;
+
+function Scene({
+  containerRef,
+  matrix,
+  dragging,
+  setMatrix,
+  size,
+  layout,
+  people,
+  preview,
+  label = "Family tree",
+  onSelectPerson,
+  onEditNode,
+  onAddChild,
+}: SceneProps) {
+  const clipId = useId().replace(/:/g, "");
+  const hintId = useId();
+
+  const { minX, maxX, minY, maxY } = cullRect(matrix, size);
+  const visible = useMemo(
+    () => itemsInRect(layout, { minX, maxX, minY, maxY }),
+    [layout, minX, maxX, minY, maxY],
+  );
+  const detailed = matrix.scaleX >= VIEWPORT.detailScale;
+
+  const [hover, setHover] = useState<{ key: string; ids: readonly string[] } | null>(null);
+  const highlight = useMemo<Highlight | null>(() => {
+    const parentKey = hover && hover.ids.length > 0 ? parentKeyOf(hover.key) : null;
+    return hover && parentKey !== null ? { parentKey, ids: new Set(hover.ids) } : null;
+  }, [hover]);
+
+  const [openLinks, setOpenLinks] = useState<{ personId: string; x: number; y: number } | null>(
+    null,
+  );
+  const linksPerson = openLinks ? people.get(openLinks.personId) : undefined;
+
+  // Handlers are read through a ref so that `actions` never changes and nodes stay memoized.
+  const handlers = useRef({ onSelectPerson, onEditNode, onAddChild });
+  useLayoutEffect(() => {
+    handlers.current = { onSelectPerson, onEditNode, onAddChild };
+  });
+  const actions = useMemo<NodeActions>(
+    () => ({
+      selectPerson: (personId) => handlers.current.onSelectPerson(personId),
+      editNode: (key) => handlers.current.onEditNode?.(key),
+      addChild: (key) => handlers.current.onAddChild?.(key),
+      hoverSim: (key, ids = []) => setHover(key === null ? null : { key, ids }),
+      openLinks: (personId, x, y) => setOpenLinks({ personId, x, y }),
+    }),
+    [],
+  );
+
+  // Marks for the benchmark: the first paint of nodes, in the browser's performance timeline.
+  const painted = useRef(false);
+  useEffect(() => {
+    if (painted.current || visible.nodes.length === 0) return;
+    painted.current = true;
+    requestAnimationFrame(() => performance.mark("heirloom:tree-painted"));
+  }, [visible.nodes.length]);
+
+  const press = useRef<{ x: number; y: number; moved: boolean } | null>(null);
+  function onPointerDown(event: PointerEvent<SVGSVGElement>) {
+    press.current = { x: event.clientX, y: event.clientY, moved: false };
+    if (openLinks && !(event.target as Element).closest("[data-link-list]")) setOpenLinks(null);
+  }
+  function onPointerMove(event: PointerEvent<SVGSVGElement>) {
+    const start = press.current;
+    if (start && !start.moved) {
+      start.moved =
+        Math.abs(event.clientX - start.x) > DRAG_THRESHOLD ||
+        Math.abs(event.clientY - start.y) > DRAG_THRESHOLD;
+    }
+  }
+
+  function onKeyDown(event: KeyboardEvent<SVGSVGElement>) {
+    if ((event.target as Element).closest("[data-link-list]")) return;
+    if (event.key === "Escape" && openLinks) {
+      setOpenLinks(null);
+      return;
+    }
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    const action = keyAction(event.key);
+    if (!action) return;
+    event.preventDefault();
+    if ("pan" in action) {
+      setMatrix(panBy(matrix, action.pan[0], action.pan[1]));
+    } else {
+      const center = { x: size.width / 2, y: size.height / 2 };
+      setMatrix(zoomBy(matrix, action.zoom, center));
+    }
+  }
+
+  return (
+    <>
+      <svg
+        ref={containerRef}
+        width={size.width}
+        height={size.height}
+        role="application"
+        aria-label={label}
+        aria-describedby={hintId}
+        aria-roledescription="zoomable canvas"
+        tabIndex={0}
+        onKeyDown={onKeyDown}
+        onPointerDown={onPointerDown}
+        onPointerMove={onPointerMove}
+        onClickCapture={(event) => {
+          if (press.current?.moved) {
+            event.stopPropagation();
+            event.preventDefault();
+          }
+          press.current = null;
+        }}
+        data-scale={matrix.scaleX.toFixed(3)}
+        className="block touch-none select-none focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-plum-500"
+        style={{ cursor: dragging ? "grabbing" : "grab" }}
+      >
+        <defs>
+          <clipPath id={clipId} clipPathUnits="objectBoundingBox">
+            <circle cx={0.5} cy={0.5} r={0.5} />
+          </clipPath>
+        </defs>
+        <g transform={toSvgTransform(matrix)}>
+          <LinkLayer links={visible.links} />
+          <NodeLayer
+            nodes={visible.nodes}
+            highlight={highlight}
+            people={people}
+            preview={preview}
+            detailed={detailed}
+            actions={actions}
+            clipId={clipId}
+          />
+          {openLinks && linksPerson && linksPerson.links.length > 0 && (
+            <LinkList
+              name={simName(linksPerson)}
+              links={linksPerson.links}
+              x={openLinks.x}
+              y={openLinks.y}
+              onClose={() => setOpenLinks(null)}
+            />
+          )}
+        </g>
+      </svg>
+      <p id={hintId} className="sr-only">
+        Drag or use the arrow keys to move around the tree, and the wheel or + and - to zoom.
+      </p>
+    </>
+  );
+}

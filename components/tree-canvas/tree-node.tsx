@@ -1,0 +1,373 @@
+"use client";
+import { memo, type KeyboardEvent, type ReactNode } from "react";
+import { avatarUrl } from "@/components/image-manager/image-url";
+import type { Person } from "@/lib/schemas/person";
+import type { PartnerType } from "@/lib/schemas/tree";
+import { LAYOUT, nodeGeometry, type LayoutNode, type LayoutSlot } from "@/lib/tree/layout";
+import { nameChars, PARTNER_TYPE_LABELS, simName, truncate } from "./labels";
+
+/** What the nodes can ask of the canvas; one stable object, so memoized nodes stay put. */
+export interface NodeActions {
+  selectPerson(personId: string): void;
+  editNode(key: string): void;
+  addChild(key: string): void;
+  /** A node's person is hovered (or focused): highlight these parents in the parent node. */
+  hoverSim(key: string | null, parentIds?: readonly string[]): void;
+  openLinks(personId: string, x: number, y: number): void;
+}
+
+export interface TreeNodeViewProps {
+  laid: LayoutNode;
+  people: ReadonlyMap<string, Person>;
+  /** Read-only: no node background and no buttons. */
+  preview: boolean;
+  /** False when zoomed far out: only the shapes are drawn. */
+  detailed: boolean;
+  /** When a child's Sim is hovered, the ids of its parents placed here (others are dimmed). */
+  highlight: ReadonlySet<string> | null;
+  actions: NodeActions;
+  clipId: string;
+}
+
+const { nodeHeight, buttonRadius, markRadius } = LAYOUT;
+/** Names sit under the node's box, or under the node's largest avatar when there is no box. */
+const nameLine = (r: number, preview: boolean) => (preview ? r : nodeHeight / 2) + 14;
+/** The link icon sits on the avatar's rim, towards the top right. */
+const linkIconAt = (r: number) => ({ dx: r * 0.5, dy: -r * 0.87 });
+
+/** Enter and Space activate an SVG element with role="button", as they would a <button>. */
+function onActivateKey(action: () => void) {
+  return (event: KeyboardEvent<SVGElement>) => {
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      event.stopPropagation();
+      action();
+    }
+  };
+}
+
+const buttonClasses =
+  "cursor-pointer outline-none [&:focus-visible>circle:first-child]:stroke-plum-900 [&:focus-visible>circle:first-child]:stroke-[3px]";
+
+function PartnerMark({ type, x }: { type: PartnerType; x: number }) {
+  const label = PARTNER_TYPE_LABELS[type];
+  let glyph: ReactNode;
+  switch (type) {
+    case "PARTNER":
+      glyph = <path d="M-5,0H5M0,-5V5" className="stroke-plum-600" strokeWidth={2} />;
+      break;
+    case "EX_PARTNER":
+      glyph = (
+        <path
+          d="M-5,0H5M0,-5V5"
+          transform="rotate(45)"
+          className="stroke-neutral-500"
+          strokeWidth={2}
+        />
+      );
+      break;
+    case "MARRIED":
+      glyph = (
+        <path d="M-5.5,3.5V-3.5L-2.75,0L0,-4.5L2.75,0L5.5,-3.5V3.5Z" fill="#d4a017" stroke="none" />
+      );
+      break;
+    case "ABDUCTION":
+      glyph = (
+        <g>
+          <path
+            d="M0,-6C4.5,-6 5.5,-2 4,1.5C2.8,4.2 1.2,6 0,6C-1.2,6 -2.8,4.2 -4,1.5C-5.5,-2 -4.5,-6 0,-6Z"
+            fill="#5fb760"
+          />
+          <ellipse
+            cx={-2}
+            cy={-0.5}
+            rx={1.6}
+            ry={1}
+            transform="rotate(30 -2 -0.5)"
+            fill="#1f2937"
+          />
+          <ellipse cx={2} cy={-0.5} rx={1.6} ry={1} transform="rotate(-30 2 -0.5)" fill="#1f2937" />
+        </g>
+      );
+      break;
+  }
+  return (
+    <g transform={`translate(${x},0)`} role="img" aria-label={label} data-partner-type={type}>
+      <title>{label}</title>
+      <circle r={markRadius} className="fill-white stroke-plum-200" strokeWidth={1.5} />
+      {glyph}
+    </g>
+  );
+}
+
+function CircleButton({
+  label,
+  x,
+  y,
+  onActivate,
+  children,
+}: {
+  label: string;
+  x: number;
+  y: number;
+  onActivate: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <g
+      role="button"
+      tabIndex={0}
+      aria-label={label}
+      transform={`translate(${x},${y})`}
+      onClick={(event) => {
+        event.stopPropagation();
+        onActivate();
+      }}
+      onKeyDown={onActivateKey(onActivate)}
+      className={buttonClasses}
+    >
+      <title>{label}</title>
+      <circle r={buttonRadius} className="fill-plum-600 stroke-white" strokeWidth={2} />
+      {children}
+    </g>
+  );
+}
+
+interface SimSlotProps {
+  slot: LayoutSlot;
+  /** Baseline of the first name line. */
+  nameY: number;
+  person: Person | undefined;
+  laid: LayoutNode;
+  detailed: boolean;
+  state: "parent" | "dimmed" | undefined;
+  actions: NodeActions;
+  clipId: string;
+}
+
+function SimSlot({ slot, nameY, person, laid, detailed, state, actions, clipId }: SimSlotProps) {
+  const { r, dx } = slot;
+  if (!person || !slot.personId) {
+    return (
+      <g transform={`translate(${dx},0)`} aria-hidden="true">
+        <circle
+          r={r}
+          className="fill-plum-50 stroke-plum-200"
+          strokeWidth={2}
+          strokeDasharray="4 3"
+        />
+        {detailed && (
+          <text y={5} textAnchor="middle" className="fill-plum-500 text-[15px] font-semibold">
+            ?
+          </text>
+        )}
+      </g>
+    );
+  }
+  const personId = slot.personId;
+  const name = simName(person);
+  const isMain = slot.row === -1;
+  const parentIds = isMain
+    ? [...laid.node.parents, ...laid.node.adoptiveParents].map((ref) => ref._id)
+    : undefined;
+  const hover =
+    isMain && laid.parent >= 0
+      ? {
+          onPointerEnter: () => actions.hoverSim(laid.key, parentIds),
+          onPointerLeave: () => actions.hoverSim(null),
+          onFocus: () => actions.hoverSim(laid.key, parentIds),
+          onBlur: () => actions.hoverSim(null),
+        }
+      : {};
+  const chars = nameChars(r);
+  const icon = linkIconAt(r);
+  const openLinks = () => actions.openLinks(personId, laid.x + dx + icon.dx, laid.y + icon.dy);
+
+  return (
+    <g
+      transform={`translate(${dx},0)`}
+      data-highlight={state}
+      opacity={state === "dimmed" ? 0.3 : undefined}
+    >
+      <g
+        role="button"
+        tabIndex={detailed ? 0 : -1}
+        aria-label={name}
+        data-person-id={personId}
+        className={buttonClasses}
+        onClick={(event) => {
+          event.stopPropagation();
+          actions.selectPerson(personId);
+        }}
+        onKeyDown={onActivateKey(() => actions.selectPerson(personId))}
+        {...hover}
+      >
+        <circle
+          r={r + 2}
+          className={
+            state === "parent" ? "fill-white stroke-plum-600" : "fill-white stroke-plum-200"
+          }
+          strokeWidth={state === "parent" ? 4 : 2}
+        />
+        {detailed && (
+          <>
+            <image
+              href={avatarUrl(person.avatar)}
+              x={-r}
+              y={-r}
+              width={2 * r}
+              height={2 * r}
+              preserveAspectRatio="xMidYMid slice"
+              clipPath={`url(#${clipId})`}
+            />
+            <text
+              y={nameY}
+              textAnchor="middle"
+              className="fill-neutral-900 text-[11px] font-semibold"
+            >
+              {truncate(person.firstName, chars)}
+            </text>
+            <text y={nameY + 13} textAnchor="middle" className="fill-neutral-600 text-[11px]">
+              {truncate(person.lastName, chars)}
+            </text>
+          </>
+        )}
+      </g>
+      {detailed && person.links.length > 0 && (
+        <g
+          role="button"
+          tabIndex={0}
+          aria-label={`Links of ${name}`}
+          transform={`translate(${icon.dx},${icon.dy})`}
+          className={buttonClasses}
+          onClick={(event) => {
+            event.stopPropagation();
+            openLinks();
+          }}
+          onKeyDown={onActivateKey(openLinks)}
+        >
+          <title>{`Links of ${name}`}</title>
+          <circle r={10} className="fill-white stroke-plum-500" strokeWidth={1.5} />
+          <path
+            d="M-1.5,1.5L1.5,-1.5M-0.5,-3.5L1,-5A2.5,2.5 0 0 1 5,-1L3.5,0.5M0.5,3.5L-1,5A2.5,2.5 0 0 1 -5,1L-3.5,-0.5"
+            className="stroke-plum-600"
+            fill="none"
+            strokeWidth={1.6}
+            strokeLinecap="round"
+          />
+        </g>
+      )}
+    </g>
+  );
+}
+
+function TreeNodeViewBase({
+  laid,
+  people,
+  preview,
+  detailed,
+  highlight,
+  actions,
+  clipId,
+}: TreeNodeViewProps) {
+  const { width, slots } = nodeGeometry(laid.node, people);
+  const main = laid.node.person ? people.get(laid.node.person._id) : undefined;
+  const editable = !preview && detailed;
+  return (
+    <g
+      transform={`translate(${laid.x},${laid.y})`}
+      role="group"
+      aria-label={main ? `Node of ${simName(main)}` : "Empty node"}
+      data-node-key={laid.key}
+    >
+      {!preview && (
+        <rect
+          x={-width / 2}
+          y={-nodeHeight / 2}
+          width={width}
+          height={nodeHeight}
+          rx={14}
+          className="fill-white stroke-plum-200"
+          strokeWidth={1.5}
+          data-node-background=""
+        />
+      )}
+      {slots.map((slot) => {
+        const person = slot.personId ? people.get(slot.personId) : undefined;
+        const state = highlight
+          ? slot.personId && highlight.has(slot.personId)
+            ? "parent"
+            : "dimmed"
+          : undefined;
+        return (
+          <SimSlot
+            key={`${slot.row}:${slot.personId ?? ""}:${slot.dx}`}
+            slot={slot}
+            nameY={nameLine(slots[0]!.r, preview)}
+            person={person}
+            laid={laid}
+            detailed={detailed}
+            state={state}
+            actions={actions}
+            clipId={clipId}
+          />
+        );
+      })}
+      {slots.map((slot) =>
+        slot.partnerType && slot.markDx !== undefined ? (
+          <PartnerMark key={`mark:${slot.row}`} type={slot.partnerType} x={slot.markDx} />
+        ) : null,
+      )}
+      {editable && (
+        <>
+          <CircleButton
+            label="Edit node"
+            x={width / 2}
+            y={-nodeHeight / 2}
+            onActivate={() => actions.editNode(laid.key)}
+          >
+            <path
+              d="M-4.5,4.5L-4,1.5L2.5,-5L5,-2.5L-1.5,4Z"
+              className="fill-white"
+              strokeLinejoin="round"
+            />
+          </CircleButton>
+          <CircleButton
+            label="Add child"
+            x={width / 2}
+            y={nodeHeight / 2}
+            onActivate={() => actions.addChild(laid.key)}
+          >
+            <path d="M-5.5,0H5.5M0,-5.5V5.5" className="stroke-white" strokeWidth={2.2} />
+          </CircleButton>
+        </>
+      )}
+    </g>
+  );
+}
+
+/**
+ * Memoized on what a node shows: a relayout that leaves a node where it was, with the same
+ * person, partners and parents, does not re-render it.
+ */
+export const TreeNodeView = memo(TreeNodeViewBase, (a, b) => {
+  const x = a.laid;
+  const y = b.laid;
+  return (
+    x.key === y.key &&
+    x.x === y.x &&
+    x.y === y.y &&
+    x.width === y.width &&
+    x.parent >= 0 === y.parent >= 0 &&
+    x.node.person === y.node.person &&
+    x.node.partners === y.node.partners &&
+    x.node.parents === y.node.parents &&
+    x.node.adoptiveParents === y.node.adoptiveParents &&
+    a.people === b.people &&
+    a.preview === b.preview &&
+    a.detailed === b.detailed &&
+    a.highlight === b.highlight &&
+    a.actions === b.actions &&
+    a.clipId === b.clipId
+  );
+});

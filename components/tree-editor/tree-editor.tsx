@@ -1,0 +1,247 @@
+"use client";
+import { useRouter } from "next/navigation";
+import { useCallback, useEffect, useMemo, useState } from "react";
+import { Button } from "@/components/ui/button";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { Loading } from "@/components/ui/loading";
+import { api, ApiRequestError, NOT_LOGGED_IN } from "@/lib/client/api";
+import { useSession } from "@/lib/client/session";
+import { notify } from "@/lib/client/toast";
+import type { Person } from "@/lib/schemas/person";
+import type { Tree, TreeNode } from "@/lib/schemas/tree";
+import { layoutTree, type TreeLayout } from "@/lib/tree/layout";
+import {
+  addChild,
+  deleteNode,
+  findNode,
+  mergeNode,
+  pathFromKey,
+  type NodePatch,
+} from "@/lib/tree/reducers";
+import { EditorToolbar, TOOLBAR_HEIGHT } from "./editor-toolbar";
+import { NodeEditor } from "./node-editor";
+import { TreeWorkspace } from "./tree-workspace";
+import { EDITOR_ERROR, useTreeSave } from "./use-tree-save";
+
+export const TREE_LOAD_ERROR = "Failed to get tree info";
+const TREE_DELETE_ERROR = "Failed to delete your tree";
+
+/** Lays out the tree, timed in the performance timeline for the benchmark. */
+export function measuredLayout(data: TreeNode, people: ReadonlyMap<string, Person>): TreeLayout {
+  const start = performance.now();
+  const layout = layoutTree(data, people);
+  performance.measure("heirloom:layout", { start, end: performance.now() });
+  return layout;
+}
+
+class LoadError extends Error {
+  constructor(
+    readonly cause: unknown,
+    readonly fallback: string,
+  ) {
+    super("load failed");
+  }
+}
+
+/** The tree and its people, together: both must succeed (SPEC.md section 7). */
+async function loadTree(treeId: string): Promise<{ tree: Tree; people: Person[] }> {
+  const id = encodeURIComponent(treeId);
+  // Silent, so that one failure shows one toast whichever call failed first.
+  const fail = (fallback: string) => (error: unknown) => {
+    throw new LoadError(error, fallback);
+  };
+  const [tree, people] = await Promise.all([
+    api<Tree>(`/api/trees/${id}`, { silent: true }).catch(fail(TREE_LOAD_ERROR)),
+    api<Person[]>(`/api/people?tree=${id}`, { silent: true }).catch(fail(EDITOR_ERROR)),
+  ]);
+  return { tree, people };
+}
+
+type Load =
+  { status: "loading" } | { status: "failed" } | { status: "ready"; tree: Tree; people: Person[] };
+
+/** The tree editor page (/trees/{treeId}): loads the tree and its people, then edits them. */
+export function TreeEditor({ treeId }: { treeId: string }) {
+  const { ready } = useSession();
+  const router = useRouter();
+  const [load, setLoad] = useState<Load>({ status: "loading" });
+
+  useEffect(() => {
+    if (!ready) return;
+    let current = true;
+    loadTree(treeId).then(
+      (loaded) => current && setLoad({ status: "ready", ...loaded }),
+      (error: unknown) => {
+        if (!current) return;
+        setLoad({ status: "failed" });
+        const cause = error instanceof LoadError ? error.cause : error;
+        const fallback = error instanceof LoadError ? error.fallback : EDITOR_ERROR;
+        if (!(cause instanceof ApiRequestError)) {
+          notify.error(fallback);
+          return;
+        }
+        // A 403 has already logged the user out and gone to /login.
+        if (cause.status === 403) return;
+        if (cause.status === 401) {
+          notify.error(cause.detail ?? NOT_LOGGED_IN);
+          router.push("/login");
+          return;
+        }
+        notify.error(cause.detail ?? fallback);
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [ready, treeId, router]);
+
+  if (load.status === "loading") {
+    return (
+      <EditorFrame>
+        <Loading label="Loading Tree" className="justify-center" />
+      </EditorFrame>
+    );
+  }
+  if (load.status === "failed") {
+    return (
+      <EditorFrame>
+        <p role="alert" className="p-8 text-center text-neutral-700">
+          {TREE_LOAD_ERROR}
+        </p>
+      </EditorFrame>
+    );
+  }
+  return <LoadedTreeEditor tree={load.tree} people={load.people} />;
+}
+
+/**
+ * Full-bleed and full-height under the app header: the app shell pads <main>, so the editor
+ * takes that padding back. --app-header-height can override the header's 3.5rem.
+ */
+function EditorFrame({ children }: { children: React.ReactNode }) {
+  return (
+    <div className="relative -mx-4 -my-6 flex h-[calc(100dvh-var(--app-header-height,3.5rem))] min-h-[420px] flex-col overflow-hidden sm:-mx-8 sm:-my-8">
+      {children}
+    </div>
+  );
+}
+
+function LoadedTreeEditor({ tree, people }: { tree: Tree; people: Person[] }) {
+  const session = useSession();
+  const [data, setData] = useState<TreeNode>(tree.data);
+  const [preview, setPreview] = useState(false);
+  const [editingKey, setEditingKey] = useState<string | null>(null);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const [deleting, setDeleting] = useState<"no" | "busy" | "done">("no");
+  const save = useTreeSave({ treeId: tree._id, data, version: tree.version });
+
+  const peopleById = useMemo(() => new Map(people.map((person) => [person._id, person])), [people]);
+  const layout = useMemo(() => measuredLayout(data, peopleById), [data, peopleById]);
+
+  // After a conflict the tree is shown read-only: nothing more could be saved.
+  const readOnly = preview || save.status === "conflict";
+  const editingNode = editingKey !== null ? findNode(data, pathFromKey(editingKey)) : undefined;
+
+  const onAddChild = useCallback((key: string) => {
+    setData((current) => addChild(current, pathFromKey(key)));
+  }, []);
+  const onEditNode = useCallback((key: string) => setEditingKey(key), []);
+
+  function saveNode(patch: NodePatch) {
+    if (editingKey === null) return;
+    setData((current) => mergeNode(current, pathFromKey(editingKey), patch));
+  }
+
+  function removeNode() {
+    if (editingKey === null) return;
+    setData((current) => deleteNode(current, pathFromKey(editingKey)));
+    setEditingKey(null);
+  }
+
+  async function deleteTree() {
+    setDeleting("busy");
+    try {
+      await api(`/api/trees/${encodeURIComponent(tree._id)}`, {
+        method: "DELETE",
+        fallback: TREE_DELETE_ERROR,
+      });
+    } catch {
+      setDeleting("no");
+      setConfirmDelete(false);
+      return;
+    }
+    save.stop();
+    setDeleting("done");
+    setConfirmDelete(false);
+    session.mergeTree(tree._id, null);
+    notify.success("Tree deleted");
+    // A full reload to the home page (SPEC.md section 4), once the toast has been seen.
+    setTimeout(() => window.location.replace(new URL("/", window.location.href)), 1200);
+  }
+
+  if (deleting === "done") {
+    return (
+      <EditorFrame>
+        <p role="status" className="p-8 text-center text-neutral-700">
+          Tree deleted. Going home…
+        </p>
+      </EditorFrame>
+    );
+  }
+
+  return (
+    <EditorFrame>
+      <EditorToolbar
+        treeId={tree._id}
+        preview={preview}
+        onPreviewChange={setPreview}
+        onSave={() => void save.save()}
+        onDelete={() => setConfirmDelete(true)}
+        status={save.status}
+      />
+      <TreeWorkspace
+        treeId={tree._id}
+        info={tree}
+        layout={layout}
+        people={peopleById}
+        preview={readOnly}
+        readOnly={readOnly}
+        panelTop={TOOLBAR_HEIGHT}
+        onEditNode={readOnly ? undefined : onEditNode}
+        onAddChild={readOnly ? undefined : onAddChild}
+      />
+      {save.conflict && (
+        <div
+          role="alert"
+          className="absolute bottom-4 left-1/2 z-40 flex w-[min(40rem,calc(100%-2rem))] -translate-x-1/2 flex-wrap items-center gap-3 rounded-lg border border-red-200 bg-white p-4 shadow-xl"
+        >
+          <p className="min-w-0 flex-1 text-sm text-neutral-800">{save.conflict}</p>
+          <Button onClick={save.reload}>Reload</Button>
+        </div>
+      )}
+      {editingKey !== null && editingNode && !readOnly && (
+        <NodeEditor
+          key={editingKey}
+          node={editingNode}
+          people={people}
+          peopleById={peopleById}
+          onSave={saveNode}
+          onDelete={removeNode}
+          onClose={() => setEditingKey(null)}
+        />
+      )}
+      <ConfirmDialog
+        open={confirmDelete}
+        title="Are you sure you want to delete this tree?"
+        confirmLabel="Delete Tree"
+        tone="danger"
+        busy={deleting === "busy"}
+        onCancel={() => setConfirmDelete(false)}
+        onConfirm={() => void deleteTree()}
+      >
+        Its published copy stays public unless you unpublish it first. Deleted trees can only be
+        recovered by contacting us.
+      </ConfirmDialog>
+    </EditorFrame>
+  );
+}

@@ -1,0 +1,245 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { emptyNode, type TreeNode } from "@/lib/schemas/tree";
+import { addChild } from "@/lib/tree/reducers";
+import { TreeSaver, type SaveStatus, type TreeSaverOptions } from "./tree-saver";
+
+class Conflict extends Error {}
+
+interface Call {
+  data: TreeNode;
+  version: number;
+  resolve: (version: number) => void;
+  reject: (error: unknown) => void;
+}
+
+function setup(options: Partial<TreeSaverOptions> = {}) {
+  const calls: Call[] = [];
+  const statuses: SaveStatus[] = [];
+  const events: string[] = [];
+  const initial = emptyNode();
+  const saver = new TreeSaver({
+    data: initial,
+    version: 3,
+    delay: 1000,
+    send: (data, version) =>
+      new Promise((resolve, reject) => {
+        calls.push({ data, version, resolve: (v) => resolve({ version: v }), reject });
+      }),
+    isConflict: (error) => error instanceof Conflict,
+    onStatus: (status) => statuses.push(status),
+    onManualSave: () => events.push("manual"),
+    onConflict: () => events.push("conflict"),
+    onError: () => events.push("error"),
+    ...options,
+  });
+  return { saver, calls, statuses, events, initial };
+}
+
+/** Lets pending promise callbacks run. */
+const settle = () => vi.advanceTimersByTimeAsync(0);
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe("TreeSaver", () => {
+  it("autosaves once, a second after the last of several changes", async () => {
+    const { saver, calls, initial } = setup();
+    const one = addChild(initial, []);
+    const two = addChild(one, []);
+    saver.update(one);
+    await vi.advanceTimersByTimeAsync(600);
+    saver.update(two);
+    await vi.advanceTimersByTimeAsync(999);
+    expect(calls).toHaveLength(0);
+    expect(saver.status).toBe("pending");
+    await vi.advanceTimersByTimeAsync(1);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.data).toBe(two);
+    expect(calls[0]!.version).toBe(3);
+    expect(saver.status).toBe("saving");
+    calls[0]!.resolve(4);
+    await settle();
+    expect(saver.status).toBe("saved");
+    expect(saver.currentVersion).toBe(4);
+    expect(saver.dirty).toBe(false);
+  });
+
+  it("does not save when the data goes back to what was saved", async () => {
+    const { saver, calls, initial } = setup();
+    saver.update(addChild(initial, []));
+    saver.update(initial);
+    expect(saver.status).toBe("saved");
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(calls).toHaveLength(0);
+  });
+
+  it("saves at once on a manual save, and reports it", async () => {
+    const { saver, calls, events, initial } = setup();
+    saver.update(addChild(initial, []));
+    const done = saver.save(true);
+    expect(calls).toHaveLength(1);
+    calls[0]!.resolve(4);
+    await done;
+    expect(events).toEqual(["manual"]);
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(calls).toHaveLength(1);
+  });
+
+  it("sends a manual save even when nothing changed", async () => {
+    const { saver, calls, events } = setup();
+    const done = saver.save(true);
+    expect(calls).toHaveLength(1);
+    calls[0]!.resolve(4);
+    await done;
+    expect(events).toEqual(["manual"]);
+  });
+
+  it("does not report autosaves", async () => {
+    const { saver, calls, events, initial } = setup();
+    saver.update(addChild(initial, []));
+    await vi.advanceTimersByTimeAsync(1000);
+    calls[0]!.resolve(4);
+    await settle();
+    expect(events).toEqual([]);
+  });
+
+  it("never overlaps saves: a change during a save follows it with the new version", async () => {
+    const { saver, calls, initial } = setup();
+    const one = addChild(initial, []);
+    saver.update(one);
+    await vi.advanceTimersByTimeAsync(1000);
+    const two = addChild(one, []);
+    saver.update(two);
+    await vi.advanceTimersByTimeAsync(3000);
+    expect(calls).toHaveLength(1);
+    expect(saver.status).toBe("saving");
+    calls[0]!.resolve(4);
+    await settle();
+    expect(saver.status).toBe("pending");
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(calls).toHaveLength(2);
+    expect(calls[1]!.data).toBe(two);
+    expect(calls[1]!.version).toBe(4);
+    calls[1]!.resolve(5);
+    await settle();
+    expect(saver.status).toBe("saved");
+  });
+
+  it("runs a manual save pressed during a save right after it", async () => {
+    const { saver, calls, events, initial } = setup();
+    const one = addChild(initial, []);
+    saver.update(one);
+    await vi.advanceTimersByTimeAsync(1000);
+    const two = addChild(one, []);
+    saver.update(two);
+    const done = saver.save(true);
+    expect(calls).toHaveLength(1);
+    calls[0]!.resolve(4);
+    await settle();
+    expect(calls).toHaveLength(2);
+    expect(calls[1]!.version).toBe(4);
+    calls[1]!.resolve(5);
+    await done;
+    expect(events).toEqual(["manual"]);
+  });
+
+  it("counts a running save as the manual save when it already has everything", async () => {
+    const { saver, calls, events, initial } = setup();
+    saver.update(addChild(initial, []));
+    await vi.advanceTimersByTimeAsync(1000);
+    const done = saver.save(true);
+    calls[0]!.resolve(4);
+    await done;
+    expect(calls).toHaveLength(1);
+    expect(events).toEqual(["manual"]);
+  });
+
+  it("stops for good on a conflict and never overwrites", async () => {
+    const { saver, calls, events, initial } = setup();
+    const one = addChild(initial, []);
+    saver.update(one);
+    await vi.advanceTimersByTimeAsync(1000);
+    calls[0]!.reject(new Conflict());
+    await settle();
+    expect(saver.status).toBe("conflict");
+    expect(events).toEqual(["conflict"]);
+    saver.update(addChild(one, []));
+    await vi.advanceTimersByTimeAsync(5000);
+    await saver.save(true);
+    saver.flush();
+    expect(calls).toHaveLength(1);
+    expect(saver.status).toBe("conflict");
+    expect(saver.dirty).toBe(true);
+  });
+
+  it("keeps unsaved work after an error and retries on the next change or Save", async () => {
+    const { saver, calls, events, initial } = setup();
+    const one = addChild(initial, []);
+    saver.update(one);
+    await vi.advanceTimersByTimeAsync(1000);
+    calls[0]!.reject(new Error("offline"));
+    await settle();
+    expect(saver.status).toBe("error");
+    expect(events).toEqual(["error"]);
+    expect(saver.dirty).toBe(true);
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(calls).toHaveLength(1);
+
+    const retry = saver.save(true);
+    expect(calls).toHaveLength(2);
+    expect(calls[1]!.data).toBe(one);
+    expect(calls[1]!.version).toBe(3);
+    calls[1]!.resolve(4);
+    await retry;
+    expect(saver.status).toBe("saved");
+  });
+
+  it("flushes a waiting autosave at once when the editor closes", async () => {
+    const { saver, calls, initial } = setup();
+    saver.update(addChild(initial, []));
+    saver.flush();
+    expect(calls).toHaveLength(1);
+    calls[0]!.resolve(4);
+    await settle();
+    saver.flush();
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(calls).toHaveLength(1);
+  });
+
+  it("does not retry a failed save when the editor closes", async () => {
+    const { saver, calls, initial } = setup();
+    saver.update(addChild(initial, []));
+    await vi.advanceTimersByTimeAsync(1000);
+    calls[0]!.reject(new Error("session expired"));
+    await settle();
+    saver.flush();
+    expect(calls).toHaveLength(1);
+  });
+
+  it("sends nothing more once stopped (the tree was deleted)", async () => {
+    const { saver, calls, initial } = setup();
+    saver.update(addChild(initial, []));
+    saver.stop();
+    expect(saver.dirty).toBe(false);
+    saver.update(addChild(initial, [0]));
+    saver.flush();
+    await saver.save(true);
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(calls).toHaveLength(0);
+  });
+
+  it("reports each status change once", async () => {
+    const { saver, calls, statuses, initial } = setup();
+    const one = addChild(initial, []);
+    saver.update(one);
+    saver.update(addChild(one, []));
+    await vi.advanceTimersByTimeAsync(1000);
+    calls[0]!.resolve(4);
+    await settle();
+    expect(statuses).toEqual(["pending", "saving", "saved"]);
+  });
+});

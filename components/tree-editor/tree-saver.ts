@@ -1,0 +1,154 @@
+import type { TreeNode } from "@/lib/schemas/tree";
+
+/**
+ * saved: the server has what is shown; pending: a change waits for the autosave; saving: a
+ * request is out; error: the last save failed (kept, retried on the next change or Save);
+ * conflict: someone else saved first, so nothing more is sent until the page is reloaded.
+ */
+export type SaveStatus = "saved" | "pending" | "saving" | "error" | "conflict";
+
+export interface TreeSaverOptions {
+  data: TreeNode;
+  version: number;
+  /** PATCHes {data} with If-Match of `version`; resolves with the tree's new version. */
+  send: (data: TreeNode, version: number) => Promise<{ version: number }>;
+  isConflict: (error: unknown) => boolean;
+  /** Autosave delay after the last change, in ms. */
+  delay?: number;
+  onStatus?: (status: SaveStatus) => void;
+  /** After a manual save succeeded. */
+  onManualSave?: () => void;
+  onConflict?: (error: unknown) => void;
+  onError?: (error: unknown) => void;
+}
+
+/**
+ * The editor's saving, without React: changes are saved after a quiet `delay`, Save saves at
+ * once, saves never overlap (each one carries the version the previous one returned), and a
+ * 409 stops all saving so another tab's work is never overwritten.
+ */
+export class TreeSaver {
+  private saved: TreeNode;
+  private latest: TreeNode;
+  private version: number;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private inFlight: Promise<void> | null = null;
+  private manualQueued = false;
+  private current: SaveStatus = "saved";
+  private stopped = false;
+
+  constructor(private readonly options: TreeSaverOptions) {
+    this.saved = options.data;
+    this.latest = options.data;
+    this.version = options.version;
+  }
+
+  get status(): SaveStatus {
+    return this.current;
+  }
+
+  get currentVersion(): number {
+    return this.version;
+  }
+
+  /** True while something shown is not on the server yet. */
+  get dirty(): boolean {
+    return this.latest !== this.saved;
+  }
+
+  /** The editor's data changed: schedule an autosave (or note that nothing is left to save). */
+  update(data: TreeNode): void {
+    this.latest = data;
+    if (this.stopped || this.current === "conflict") return;
+    this.clearTimer();
+    if (this.inFlight) return;
+    if (!this.dirty) {
+      this.setStatus("saved");
+      return;
+    }
+    this.setStatus("pending");
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.save(false);
+    }, this.options.delay ?? 1000);
+  }
+
+  /** Saves now; `manual` is the toolbar's Save, which always sends and reports success. */
+  save(manual = false): Promise<void> {
+    if (this.stopped || this.current === "conflict") return Promise.resolve();
+    this.clearTimer();
+    if (this.inFlight) {
+      // The running save carries an older version; this one follows it.
+      this.manualQueued ||= manual;
+      return this.inFlight.then(() => this.afterFlight());
+    }
+    if (!manual && !this.dirty) return Promise.resolve();
+    this.inFlight = this.run(manual).finally(() => {
+      this.inFlight = null;
+    });
+    return this.inFlight.then(() => this.afterFlight());
+  }
+
+  /**
+   * Leaving the editor: a change waiting for its autosave is sent right away. A failed save is
+   * not retried here (after a 403 the user is already being logged out).
+   */
+  flush(): void {
+    if (this.current === "pending" && this.timer) void this.save(false);
+  }
+
+  /** No more saving at all (the tree was deleted). */
+  stop(): void {
+    this.stopped = true;
+    this.clearTimer();
+    this.latest = this.saved;
+    this.setStatus("saved");
+  }
+
+  private async run(manual: boolean): Promise<void> {
+    const data = this.latest;
+    this.setStatus("saving");
+    try {
+      const response = await this.options.send(data, this.version);
+      this.version = response.version;
+      this.saved = data;
+      if (manual) this.options.onManualSave?.();
+      this.setStatus(this.dirty ? "pending" : "saved");
+    } catch (error) {
+      if (this.options.isConflict(error)) {
+        this.setStatus("conflict");
+        this.options.onConflict?.(error);
+      } else {
+        this.setStatus("error");
+        this.options.onError?.(error);
+      }
+    }
+  }
+
+  /** After a save: run a queued manual save, or autosave changes made meanwhile. */
+  private afterFlight(): Promise<void> | void {
+    if (this.inFlight || this.stopped || this.current === "conflict") return;
+    if (this.manualQueued) {
+      this.manualQueued = false;
+      if (this.current === "error") return;
+      if (!this.dirty) {
+        // The save that was running already sent everything Save would have.
+        this.options.onManualSave?.();
+        return;
+      }
+      return this.save(true);
+    }
+    if (this.dirty && this.current !== "error" && !this.timer) this.update(this.latest);
+  }
+
+  private clearTimer(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  private setStatus(status: SaveStatus): void {
+    if (status === this.current) return;
+    this.current = status;
+    this.options.onStatus?.(status);
+  }
+}

@@ -1,0 +1,102 @@
+"use client";
+import { useRouter } from "next/navigation";
+import { useEffect, useRef, useState } from "react";
+import { api, ApiRequestError } from "@/lib/client/api";
+import { notify } from "@/lib/client/toast";
+import type { TreeNode } from "@/lib/schemas/tree";
+import { TreeSaver, type SaveStatus } from "./tree-saver";
+
+export const AUTOSAVE_DELAY = 1000;
+export const EDITOR_ERROR = "Unknown error occurred";
+export const CONFLICT_MESSAGE =
+  "This tree was changed in another tab or window, so your latest changes were not saved.";
+
+export interface TreeSave {
+  status: SaveStatus;
+  /** Set once a save met a newer version (409): what to tell the user. */
+  conflict: string | null;
+  /** The toolbar's Save Tree: saves at once and says "Tree saved". */
+  save: () => Promise<void>;
+  /** Stops all saving (after the tree was deleted). */
+  stop: () => void;
+  /** Reloads the page to get the newer tree, without the unsaved-changes warning. */
+  reload: () => void;
+}
+
+/**
+ * Saves the editor's tree: a debounced autosave of every change and an immediate manual save.
+ * Only {data} is sent, with If-Match of the last version the server gave; a 409 stops saving
+ * and offers a reload, so another tab's work is never overwritten. Leaving with unsaved changes
+ * warns.
+ */
+export function useTreeSave({
+  treeId,
+  data,
+  version,
+}: {
+  treeId: string;
+  data: TreeNode;
+  version: number;
+}): TreeSave {
+  const router = useRouter();
+  const [status, setStatus] = useState<SaveStatus>("saved");
+  const [conflict, setConflict] = useState<string | null>(null);
+  const leaving = useRef(false);
+  const [saver] = useState(
+    () =>
+      new TreeSaver({
+        data,
+        version,
+        delay: AUTOSAVE_DELAY,
+        send: (tree, ifVersion) =>
+          api<{ _id: string; version: number }>(`/api/trees/${encodeURIComponent(treeId)}`, {
+            method: "PATCH",
+            body: { data: tree },
+            headers: { "If-Match": `"${ifVersion}"` },
+            fallback: EDITOR_ERROR,
+            expect: [409],
+          }),
+        isConflict: (error) => error instanceof ApiRequestError && error.status === 409,
+        onStatus: setStatus,
+        onManualSave: () => notify.success("Tree saved"),
+        onConflict: (error) =>
+          setConflict(
+            error instanceof ApiRequestError && error.detail ? error.detail : CONFLICT_MESSAGE,
+          ),
+        onError: (error) => {
+          // A 403 has already logged the user out; without a token there is nothing to retry.
+          if (error instanceof ApiRequestError && error.status === 401) router.push("/login");
+        },
+      }),
+  );
+
+  useEffect(() => {
+    saver.update(data);
+  }, [saver, data]);
+
+  // Leaving the editor inside the app (a menu link) sends what is not saved yet.
+  useEffect(() => () => saver.flush(), [saver]);
+
+  useEffect(() => {
+    if (status === "saved") return;
+    const onBeforeUnload = (event: BeforeUnloadEvent) => {
+      if (leaving.current) return;
+      event.preventDefault();
+      // Older browsers need returnValue set to show the prompt.
+      event.returnValue = "";
+    };
+    window.addEventListener("beforeunload", onBeforeUnload);
+    return () => window.removeEventListener("beforeunload", onBeforeUnload);
+  }, [status]);
+
+  return {
+    status,
+    conflict,
+    save: () => saver.save(true),
+    stop: () => saver.stop(),
+    reload: () => {
+      leaving.current = true;
+      window.location.reload();
+    },
+  };
+}

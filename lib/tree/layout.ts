@@ -1,0 +1,352 @@
+import { hierarchy, tree, type HierarchyPointNode } from "d3-hierarchy";
+import type { Person } from "@/lib/schemas/person";
+import type { PartnerType, TreeNode } from "@/lib/schemas/tree";
+
+/** Layout constants of SPEC.md section 9, plus the drawing details they imply. */
+export const LAYOUT = {
+  nodeSpacing: [200, 80] as const,
+  siblingSeparation: 1,
+  cousinSeparation: 1.2,
+  generationDepth: 170,
+  nodeWidth: 160,
+  nodeHeight: 80,
+  buttonRadius: 14,
+  avatarRadius: 30,
+  smallAvatarRadius: 20,
+  partnerPadding: 10,
+  /** The partner-type mark sits on the gap before a partner row's first person. */
+  markRadius: 9,
+  /** Room under a node's box for the names. */
+  nameSpace: 34,
+  linkListWidth: 198,
+  linkItemHeight: 48,
+} as const;
+
+/** One person's place inside a node, relative to the node's centre. */
+export interface LayoutSlot {
+  /** null for the placeholder of a node without a (known) person. */
+  personId: string | null;
+  dx: number;
+  r: number;
+  /** -1 for the node's own person, otherwise the partner row it belongs to. */
+  row: number;
+  /** On the first person of a partner row: the row's type and where its mark is drawn. */
+  partnerType?: PartnerType;
+  markDx?: number;
+}
+
+export interface NodeGeometry {
+  width: number;
+  slots: LayoutSlot[];
+}
+
+export interface LayoutNode {
+  /** Position in `TreeLayout.nodes` (breadth first, so each generation is a contiguous run). */
+  index: number;
+  /** The node's path joined with "." ("" for the root): stable across relayouts, a React key. */
+  key: string;
+  depth: number;
+  /** Index of the parent, -1 for the root. */
+  parent: number;
+  /** Centre of the node's box. */
+  x: number;
+  y: number;
+  width: number;
+  node: TreeNode;
+}
+
+/** The connector from one node down to all of its (not hidden) children, as one SVG path. */
+export interface FamilyLink {
+  parent: number;
+  /** The parent's key: stable across relayouts. */
+  parentKey: string;
+  depth: number;
+  d: string;
+  /** Horizontal extent of the children, used to find the links in view. */
+  minX: number;
+  maxX: number;
+}
+
+export interface Bounds {
+  minX: number;
+  maxX: number;
+  minY: number;
+  maxY: number;
+}
+
+interface Row {
+  start: number;
+  end: number;
+  maxHalfWidth: number;
+}
+
+export interface TreeLayout {
+  nodes: LayoutNode[];
+  links: FamilyLink[];
+  /** Per generation: the run of `nodes`, and the run of `links` whose parent is there. */
+  nodeRows: Row[];
+  linkRows: { start: number; end: number }[];
+  bounds: Bounds;
+}
+
+/**
+ * The width of a node's box: its person and partner rows (partners unknown to `people` are left
+ * out). Only this is needed for the layout; the slots are worked out for the nodes on screen.
+ */
+export function nodeWidth(node: TreeNode, people: ReadonlyMap<string, Person>): number {
+  const { avatarRadius, smallAvatarRadius, partnerPadding: pad } = LAYOUT;
+  let rows = 0;
+  let others = 0;
+  for (const entry of node.partners) {
+    let known = 0;
+    for (const ref of entry.people) if (people.has(ref._id)) known += 1;
+    if (known > 0) {
+      rows += 1;
+      others += known - 1;
+    }
+  }
+  const radius = rows > 1 ? smallAvatarRadius : avatarRadius;
+  const content = 2 * radius + rows * (pad + 2 * radius) + others * (pad + 2 * smallAvatarRadius);
+  return Math.max(LAYOUT.nodeWidth, content + 2 * pad);
+}
+
+/** Where the person and partners of a node go, relative to the node's centre. */
+export function nodeGeometry(node: TreeNode, people: ReadonlyMap<string, Person>): NodeGeometry {
+  const { avatarRadius, smallAvatarRadius, partnerPadding: pad } = LAYOUT;
+  const rows: { type: PartnerType; ids: string[]; row: number }[] = [];
+  node.partners.forEach((entry, row) => {
+    const ids = entry.people.filter((ref) => people.has(ref._id)).map((ref) => ref._id);
+    if (ids.length > 0) rows.push({ type: entry.type, ids, row });
+  });
+  const radius = rows.length > 1 ? smallAvatarRadius : avatarRadius;
+
+  let content = 2 * radius;
+  for (const { ids } of rows) {
+    ids.forEach((_, i) => {
+      content += pad + 2 * (i === 0 ? radius : smallAvatarRadius);
+    });
+  }
+  const width = Math.max(LAYOUT.nodeWidth, content + 2 * pad);
+
+  let cursor = -content / 2;
+  const personId = node.person && people.has(node.person._id) ? node.person._id : null;
+  const slots: LayoutSlot[] = [{ personId, dx: cursor + radius, r: radius, row: -1 }];
+  cursor += 2 * radius;
+  for (const { type, ids, row } of rows) {
+    ids.forEach((id, i) => {
+      const r = i === 0 ? radius : smallAvatarRadius;
+      cursor += pad;
+      const slot: LayoutSlot = { personId: id, dx: cursor + r, r, row };
+      if (i === 0) {
+        slot.partnerType = type;
+        slot.markDx = cursor - pad / 2;
+      }
+      slots.push(slot);
+      cursor += 2 * r;
+    });
+  }
+
+  return { width, slots };
+}
+
+const round = (value: number) => Math.round(value * 100) / 100;
+
+/**
+ * Positions every node of a tree (d3-hierarchy's tidy tree), with node widths taken into account
+ * so nodes widened by partners never overlap, and draws one connector per family.
+ */
+export function layoutTree(root: TreeNode, people: ReadonlyMap<string, Person>): TreeLayout {
+  const { nodeSpacing, generationDepth, nodeHeight, nameSpace, buttonRadius } = LAYOUT;
+  // Each node's width and index ride on d3's node objects: a Map or WeakMap lookup per
+  // separation call costs more than the whole tidy-tree pass at 10,000 nodes.
+  type Sized = HierarchyPointNode<TreeNode> & {
+    width: number;
+    index: number;
+    childIndex: number;
+  };
+  const rootHierarchy = hierarchy(root, (node) =>
+    node.children.length > 0 ? node.children : null,
+  );
+  rootHierarchy.each((node) => {
+    (node as Sized).width = nodeWidth(node.data, people);
+  });
+
+  const siblingGap = LAYOUT.siblingSeparation * nodeSpacing[0] - LAYOUT.nodeWidth;
+  const cousinGap = LAYOUT.cousinSeparation * nodeSpacing[0] - LAYOUT.nodeWidth;
+  const positioned = tree<TreeNode>()
+    .nodeSize([nodeSpacing[0], nodeSpacing[1]])
+    .separation(
+      (a, b) =>
+        ((a as Sized).width / 2 +
+          (b as Sized).width / 2 +
+          (a.parent === b.parent ? siblingGap : cousinGap)) /
+        nodeSpacing[0],
+    )(rootHierarchy);
+
+  const ordered = positioned.descendants() as Sized[];
+  const nodes: LayoutNode[] = new Array<LayoutNode>(ordered.length);
+  const nodeRows: Row[] = [];
+  let minX = Infinity;
+  let maxX = -Infinity;
+
+  for (let index = 0; index < ordered.length; index += 1) {
+    const point = ordered[index]!;
+    point.index = index;
+    point.children?.forEach((child, childIndex) => {
+      child.childIndex = childIndex;
+    });
+    const { width } = point;
+    let parent = -1;
+    let key = "";
+    if (point.parent) {
+      parent = point.parent.index;
+      const parentKey = nodes[parent]!.key;
+      key = parentKey === "" ? `${point.childIndex}` : `${parentKey}.${point.childIndex}`;
+    }
+    nodes[index] = {
+      index,
+      key,
+      depth: point.depth,
+      parent,
+      x: point.x,
+      y: point.depth * generationDepth,
+      width,
+      node: point.data,
+    };
+
+    const half = width / 2;
+    if (point.x - half < minX) minX = point.x - half;
+    if (point.x + half > maxX) maxX = point.x + half;
+    const row = nodeRows[point.depth];
+    if (row) {
+      row.end = index + 1;
+      if (half > row.maxHalfWidth) row.maxHalfWidth = half;
+    } else {
+      nodeRows[point.depth] = { start: index, end: index + 1, maxHalfWidth: half };
+    }
+  }
+
+  const links: FamilyLink[] = [];
+  const linkRows: { start: number; end: number }[] = nodeRows.map(() => ({ start: 0, end: 0 }));
+  for (let index = 0; index < ordered.length; index += 1) {
+    const point = ordered[index]!;
+    const children = point.children;
+    if (!children) continue;
+    const parentNode = nodes[index]!;
+    const visible = children.filter((child) => !child.data.hidden);
+    if (visible.length === 0) continue;
+
+    const top = parentNode.y + nodeHeight / 2 + nameSpace;
+    const childTop = parentNode.y + generationDepth - nodeHeight / 2;
+    const middle = round((top + childTop) / 2);
+    const first = round(visible[0]!.x);
+    const last = round(visible[visible.length - 1]!.x);
+    const px = round(parentNode.x);
+    let d = `M${px},${top}V${middle}`;
+    if (first !== last || first !== px) {
+      d += `M${Math.min(first, px)},${middle}H${Math.max(last, px)}`;
+    }
+    for (const child of visible) d += `M${round(child.x)},${middle}V${childTop}`;
+
+    const row = linkRows[parentNode.depth]!;
+    if (row.end === 0) row.start = links.length;
+    links.push({
+      parent: index,
+      parentKey: parentNode.key,
+      depth: parentNode.depth,
+      d,
+      minX: children[0]!.x,
+      maxX: children[children.length - 1]!.x,
+    });
+    row.end = links.length;
+  }
+
+  return {
+    nodes,
+    links,
+    nodeRows,
+    linkRows,
+    bounds: {
+      minX: minX - buttonRadius,
+      maxX: maxX + buttonRadius,
+      minY: -nodeHeight / 2 - buttonRadius,
+      maxY: (nodeRows.length - 1) * generationDepth + nodeHeight / 2 + nameSpace,
+    },
+  };
+}
+
+/** First index in [start, end) whose value is >= target, for values sorted ascending. */
+function lowerBound(start: number, end: number, valueAt: (i: number) => number, target: number) {
+  let low = start;
+  let high = end;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (valueAt(mid) < target) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+/**
+ * The nodes and links that intersect a rectangle of the canvas (in layout coordinates). Each
+ * generation is sorted by x, so this costs a binary search per visible generation.
+ */
+export function itemsInRect(
+  layout: TreeLayout,
+  rect: Bounds,
+): { nodes: LayoutNode[]; links: FamilyLink[] } {
+  const { generationDepth, nodeHeight, nameSpace, buttonRadius } = LAYOUT;
+  const nodes: LayoutNode[] = [];
+  const links: FamilyLink[] = [];
+  const below = nodeHeight / 2 + nameSpace;
+  const above = nodeHeight / 2 + buttonRadius;
+  const firstDepth = Math.max(0, Math.floor((rect.minY - below) / generationDepth));
+  const lastDepth = Math.min(
+    layout.nodeRows.length - 1,
+    Math.ceil((rect.maxY + above) / generationDepth),
+  );
+  for (let depth = firstDepth; depth <= lastDepth; depth += 1) {
+    const row = layout.nodeRows[depth]!;
+    const y = depth * generationDepth;
+    if (y + below >= rect.minY && y - above <= rect.maxY) {
+      const reach = row.maxHalfWidth + buttonRadius;
+      const from = lowerBound(row.start, row.end, (i) => layout.nodes[i]!.x + reach, rect.minX);
+      for (let i = from; i < row.end; i += 1) {
+        const node = layout.nodes[i]!;
+        if (node.x - reach > rect.maxX) break;
+        const half = node.width / 2 + buttonRadius;
+        if (node.x + half >= rect.minX && node.x - half <= rect.maxX) nodes.push(node);
+      }
+    }
+    const linkRow = layout.linkRows[depth];
+    const linkTop = y + below;
+    const linkBottom = y + generationDepth - nodeHeight / 2;
+    if (linkRow && linkRow.end > linkRow.start && linkTop <= rect.maxY && linkBottom >= rect.minY) {
+      const from = lowerBound(linkRow.start, linkRow.end, (i) => layout.links[i]!.maxX, rect.minX);
+      for (let i = from; i < linkRow.end; i += 1) {
+        const link = layout.links[i]!;
+        if (link.minX > rect.maxX) break;
+        links.push(link);
+      }
+    }
+  }
+  return { nodes, links };
+}
+
+/** The node showing a person: where they are the node's person if anywhere, else as a partner. */
+export function findPersonNode(
+  layout: TreeLayout,
+  personId: string,
+  { asPartner = true }: { asPartner?: boolean } = {},
+): LayoutNode | undefined {
+  let partnerMatch: LayoutNode | undefined;
+  for (const node of layout.nodes) {
+    if (node.node.person?._id === personId) return node;
+    if (asPartner && !partnerMatch) {
+      if (node.node.partners.some((row) => row.people.some((ref) => ref._id === personId))) {
+        partnerMatch = node;
+      }
+    }
+  }
+  return partnerMatch;
+}
