@@ -35,7 +35,12 @@ export default defineConfig({
         test: {
           name: "unit",
           environment: "node",
-          include: ["lib/**/*.test.ts", "components/**/*.test.{ts,tsx}", "scripts/**/*.test.ts"],
+          include: [
+            "lib/**/*.test.ts",
+            "components/**/*.test.{ts,tsx}",
+            "scripts/**/*.test.ts",
+            "bench/**/*.test.ts",
+          ],
           env: { NODE_ENV: "test" },
           testTimeout: 60_000,
         },

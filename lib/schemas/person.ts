@@ -66,8 +66,8 @@ export const updatePersonLinksBody = z
   })
   .strict();
 
-/** PUT takes either the full body or `{links}` alone; a links-only update erases nothing. */
-export const updatePersonBody = z.union([updatePersonLinksBody, updatePersonFieldsBody]);
+// PUT takes either the full body or `{links}` alone; lib/server/people/parse-person-update.ts
+// picks the branch by the keys sent, so a links-only update never erases the other fields.
 
 export const peopleQuery = z.object({ tree: objectId });
 

@@ -132,13 +132,8 @@ export const updateTreeDetailsBody = z.object({
   cover: cover.optional(),
 });
 
-export const updateTreeDataBody = z.object({ data: treeData });
-
-/** PATCH takes either details or structure; one never erases the other. */
-export const updateTreeBody = z.union([
-  updateTreeDataBody.strict(),
-  updateTreeDetailsBody.partial({ title: true }),
-]);
+// PATCH /api/trees/{id} takes {data} or details; lib/server/trees/parse-tree-patch.ts picks the
+// branch by the keys sent (a zod union would read an invalid {data} as an empty details update).
 
 export const treeSummary = z.object({ _id: z.string(), title: z.string() });
 export type TreeSummary = z.infer<typeof treeSummary>;

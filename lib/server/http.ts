@@ -28,6 +28,30 @@ async function readLimited(req: Request, limit: number): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
+/** True when `text` has no NUL character and no unpaired surrogate. */
+export function isStorable(text: string): boolean {
+  return !text.includes("\u0000") && text.isWellFormed();
+}
+
+/**
+ * PostgreSQL cannot store NUL characters or unpaired UTF-16 surrogates in text or JSONB. In JSON
+ * they can only arrive as \u escapes (a raw NUL is invalid JSON; UTF-8 decoding never yields a
+ * lone surrogate), so only bodies with such an escape are walked, without recursion, and refused.
+ */
+function assertStorable(text: string, value: unknown): void {
+  if (!/\\u(0000|[dD][89a-fA-F])/.test(text)) return;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (typeof item === "string") {
+      if (!isStorable(item))
+        throw new ApiError(400, "Text cannot contain NUL characters or unpaired surrogates");
+    } else if (item !== null && typeof item === "object") {
+      for (const [key, child] of Object.entries(item)) stack.push(key, child);
+    }
+  }
+}
+
 /** Reads a JSON body (empty counts as `{}`) and validates it; failures become 400 with a detail. */
 export async function parseBody<S extends z.ZodType>(
   req: Request,
@@ -42,6 +66,7 @@ export async function parseBody<S extends z.ZodType>(
     } catch {
       throw new ApiError(400, "The request body must be valid JSON");
     }
+    assertStorable(text, value);
   }
   return schema.parse(value);
 }

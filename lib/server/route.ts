@@ -4,6 +4,7 @@ import type { NextRequest } from "next/server";
 import { verifyToken } from "./auth/token";
 import { db } from "./db";
 import { ApiError, handleApiError } from "./errors";
+import { isStorable } from "./http";
 import { logger } from "./logger";
 
 export interface AuthUser {
@@ -62,12 +63,23 @@ export async function authenticate(req: Request): Promise<AuthUser> {
   return user;
 }
 
+/** Path parameters are ids and file names; one PostgreSQL cannot store cannot name anything. */
+async function resolveParams<P extends Params>(ctx: RouteContext<P>): Promise<P> {
+  const params = await ctx.params;
+  for (const value of Object.values(params)) {
+    for (const part of Array.isArray(value) ? value : [value ?? ""]) {
+      if (!isStorable(part)) throw new ApiError(404, "Not found");
+    }
+  }
+  return params;
+}
+
 /** Wraps a handler that anyone may call: errors become the spec's shape, every request is logged. */
 export function withPublic<P extends Params = Record<string, never>>(
   handler: (ctx: { req: NextRequest; params: P; requestId: string }) => Promise<Response>,
 ): RouteHandler<P> {
   return (req, ctx) =>
-    run(req, async (requestId) => handler({ req, params: await ctx.params, requestId }));
+    run(req, async (requestId) => handler({ req, params: await resolveParams(ctx), requestId }));
 }
 
 /** Wraps a handler that needs a logged-in user. */
@@ -82,6 +94,6 @@ export function withAuth<P extends Params = Record<string, never>>(
   return (req, ctx) =>
     run(req, async (requestId) => {
       const user = await authenticate(req);
-      return handler({ req, params: await ctx.params, user, requestId });
+      return handler({ req, params: await resolveParams(ctx), user, requestId });
     });
 }
