@@ -64,8 +64,9 @@ export async function authenticate(req: Request): Promise<AuthUser> {
 }
 
 /** Path parameters are ids and file names; one PostgreSQL cannot store cannot name anything. */
-async function resolveParams<P extends Params>(ctx: RouteContext<P>): Promise<P> {
-  const params = await ctx.params;
+async function resolveParams<P extends Params>(ctx: RouteContext<P> | undefined): Promise<P> {
+  // Next passes no params to routes without dynamic segments.
+  const params = ((await ctx?.params) ?? {}) as P;
   for (const value of Object.values(params)) {
     for (const part of Array.isArray(value) ? value : [value ?? ""]) {
       if (!isStorable(part)) throw new ApiError(404, "Not found");

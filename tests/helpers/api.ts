@@ -97,9 +97,9 @@ async function dispatch(method: string, url: URL, init: RequestInit): Promise<Re
         ? raw.split("/").map(decodeURIComponent)
         : decodeURIComponent(raw);
     });
-    return handler(new NextRequest(url, init as ConstructorParameters<typeof NextRequest>[1]), {
-      params: Promise.resolve(params),
-    });
+    // Like Next, routes without dynamic segments get no params at all.
+    const ctx = route.keys.length > 0 ? { params: Promise.resolve(params) } : (undefined as never);
+    return handler(new NextRequest(url, init as ConstructorParameters<typeof NextRequest>[1]), ctx);
   }
   return Response.json({ errors: [{ detail: "Not found" }] }, { status: 404 });
 }
