@@ -202,6 +202,14 @@ function SimSlot({ slot, nameY, person, laid, detailed, state, actions, clipId }
         onKeyDown={onActivateKey(() => actions.selectPerson(personId))}
         {...hover}
       >
+        {/* One hit area for the avatar and the names under it: no gap between them misses. */}
+        <rect
+          x={-(r + 4)}
+          y={-(r + 2)}
+          width={2 * r + 8}
+          height={(detailed ? nameY + 17 : r + 2) + r + 2}
+          fill="transparent"
+        />
         <circle
           r={r + 2}
           className={

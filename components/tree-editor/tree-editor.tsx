@@ -1,4 +1,5 @@
 "use client";
+import dynamic from "next/dynamic";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { Button } from "@/components/ui/button";
@@ -6,6 +7,7 @@ import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Loading } from "@/components/ui/loading";
 import { api, ApiRequestError, NOT_LOGGED_IN } from "@/lib/client/api";
 import { useSession } from "@/lib/client/session";
+import { getToken } from "@/lib/client/session-store";
 import { notify } from "@/lib/client/toast";
 import type { Person } from "@/lib/schemas/person";
 import type { Tree, TreeNode } from "@/lib/schemas/tree";
@@ -19,9 +21,14 @@ import {
   type NodePatch,
 } from "@/lib/tree/reducers";
 import { EditorToolbar, TOOLBAR_HEIGHT } from "./editor-toolbar";
-import { NodeEditor } from "./node-editor";
 import { TreeWorkspace } from "./tree-workspace";
 import { EDITOR_ERROR, useTreeSave } from "./use-tree-save";
+
+// The node editor (and react-select with it) loads when a node is first edited, not with the
+// canvas: less script to run before the tree is painted.
+const NodeEditor = dynamic(() => import("./node-editor").then((loaded) => loaded.NodeEditor), {
+  ssr: false,
+});
 
 export const TREE_LOAD_ERROR = "Failed to get tree info";
 const TREE_DELETE_ERROR = "Failed to delete your tree";
@@ -60,6 +67,33 @@ async function loadTree(treeId: string): Promise<{ tree: Tree; people: Person[] 
 type Load =
   { status: "loading" } | { status: "failed" } | { status: "ready"; tree: Tree; people: Person[] };
 
+/**
+ * On a full page load the tree and its people are requested as soon as this module runs, before
+ * React has hydrated the page and mounted the editor: on a cold load that is hundreds of
+ * milliseconds earlier than the editor's first effect. The editor then takes that request.
+ */
+const EARLY_LOAD_MAX_AGE = 10_000;
+let earlyLoad: { treeId: string; at: number; promise: ReturnType<typeof loadTree> } | null = null;
+if (typeof window !== "undefined" && getToken()) {
+  const match = /^\/trees\/([^/]+)\/?$/.exec(window.location.pathname);
+  const treeId = match ? decodeURIComponent(match[1]!) : null;
+  if (treeId && treeId !== "create") {
+    const promise = loadTree(treeId);
+    // Its failure is handled by the editor that takes it.
+    promise.catch(() => undefined);
+    earlyLoad = { treeId, at: Date.now(), promise };
+  }
+}
+
+function takeLoad(treeId: string): ReturnType<typeof loadTree> {
+  const early = earlyLoad;
+  earlyLoad = null;
+  if (early && early.treeId === treeId && Date.now() - early.at < EARLY_LOAD_MAX_AGE) {
+    return early.promise;
+  }
+  return loadTree(treeId);
+}
+
 /** The tree editor page (/trees/{treeId}): loads the tree and its people, then edits them. */
 export function TreeEditor({ treeId }: { treeId: string }) {
   const { ready } = useSession();
@@ -69,7 +103,7 @@ export function TreeEditor({ treeId }: { treeId: string }) {
   useEffect(() => {
     if (!ready) return;
     let current = true;
-    loadTree(treeId).then(
+    takeLoad(treeId).then(
       (loaded) => current && setLoad({ status: "ready", ...loaded }),
       (error: unknown) => {
         if (!current) return;

@@ -1,0 +1,716 @@
+/**
+ * `npm run bench:editor`: synthetic legacies of 100, 1,000 and 10,000 Sims, seeded through the
+ * API of a production server, opened in the editor in headless Chromium; the same 1,000 and
+ * 10,000-Sim data rendered with family-chart in the same browser. Writes bench/results/editor.json.
+ *
+ * The server: BENCH_BASE_URL if given, else the e2e server (tests/e2e/support/serve.ts) on
+ * E2E_PORT if it already answers, else one started here like Playwright's webServer.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs/promises";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import { chromium, type Browser, type Page } from "@playwright/test";
+import type { Person } from "@/lib/schemas/person";
+import type { TreeNode } from "@/lib/schemas/tree";
+import { generateLegacy, legacyStats, type LegacyStats } from "./generate";
+
+const SIZES = [100, 1_000, 10_000];
+const FAMILY_CHART_SIZES = new Set([1_000, 10_000]);
+const VIEWPORT = { width: 1280, height: 800 };
+const PAN_ZOOM_MS = 5_000;
+const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--enable-precise-memory-info",
+];
+
+const port = Number(process.env.E2E_PORT ?? 3304);
+const baseURL = process.env.BENCH_BASE_URL ?? `http://127.0.0.1:${port}`;
+const root = path.resolve(import.meta.dirname, "../..");
+
+// ---------------------------------------------------------------------------------------------
+// The server and the API
+// ---------------------------------------------------------------------------------------------
+
+async function answers(url: string): Promise<boolean> {
+  try {
+    return (await fetch(url)).ok;
+  } catch {
+    return false;
+  }
+}
+
+async function ensureServer(): Promise<ChildProcess | null> {
+  if (await answers(`${baseURL}/api/version`)) return null;
+  if (process.env.BENCH_BASE_URL) throw new Error(`${baseURL} does not answer`);
+  console.log(`Starting the app on ${baseURL} (a build may come first)…`);
+  const child = spawn("npx", ["tsx", "tests/e2e/support/serve.ts"], {
+    cwd: root,
+    env: {
+      ...process.env,
+      E2E_PORT: String(port),
+      E2E_SMTP_PORT: process.env.E2E_SMTP_PORT ?? String(port - 700),
+      E2E_DB: process.env.E2E_DB ?? "heirloom_bench_editor",
+      HEIRLOOM_DIST_DIR: process.env.HEIRLOOM_DIST_DIR ?? ".next-bench",
+    },
+    stdio: ["ignore", "inherit", "inherit"],
+    detached: true,
+  });
+  const deadline = Date.now() + 600_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`The server exited with ${child.exitCode}`);
+    if (await answers(`${baseURL}/api/version`)) return child;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+  throw new Error("The server did not start in 10 minutes");
+}
+
+async function call<T>(
+  method: string,
+  url: string,
+  body: unknown,
+  token?: string,
+  headers: Record<string, string> = {},
+): Promise<T> {
+  const response = await fetch(`${baseURL}${url}`, {
+    method,
+    headers: {
+      "content-type": "application/json",
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...headers,
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok)
+    throw new Error(`${method} ${url} → ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+async function signUp(): Promise<string> {
+  const id = Math.random().toString(36).slice(2, 10);
+  const { token } = await call<{ token: string }>("POST", "/api/account/signup", {
+    username: `bench_${id}`,
+    email: `bench_${id}@example.test`,
+    password: `pw-${id}-Plumbob!`,
+  });
+  return token;
+}
+
+/** Runs `task` over `items`, `concurrency` at a time. */
+async function pool<T, R>(items: T[], concurrency: number, task: (item: T) => Promise<R>) {
+  const results: R[] = new Array<R>(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < items.length) {
+        const index = next++;
+        results[index] = await task(items[index]!);
+      }
+    }),
+  );
+  return results;
+}
+
+function remap(node: TreeNode, ids: Map<string, string>): TreeNode {
+  const ref = (r: { _id: string }) => ({ _id: ids.get(r._id)! });
+  return {
+    ...node,
+    person: node.person ? ref(node.person) : null,
+    partners: node.partners.map((row) => ({ type: row.type, people: row.people.map(ref) })),
+    parents: node.parents.map(ref),
+    adoptiveParents: node.adoptiveParents.map(ref),
+    children: node.children.map((child) => remap(child, ids)),
+  };
+}
+
+interface Seeded {
+  treeId: string;
+  data: TreeNode;
+  people: Person[];
+  stats: LegacyStats;
+  seedMs: number;
+  patchMs: number;
+}
+
+async function seed(token: string, sims: number): Promise<Seeded> {
+  const legacy = generateLegacy({ sims, generations: 14, seed: sims });
+  const started = performance.now();
+  const tree = await call<{ _id: string }>(
+    "POST",
+    "/api/trees",
+    { title: `Bench legacy of ${sims}` },
+    token,
+  );
+  const created = await pool(legacy.people, 12, (person) =>
+    call<Person>(
+      "POST",
+      "/api/people",
+      {
+        tree: tree._id,
+        firstName: person.firstName,
+        lastName: person.lastName,
+        bio: person.bio,
+        traits: person.traits,
+        aspirations: person.aspirations,
+        lifeStates: person.lifeStates,
+        custom: person.custom,
+      },
+      token,
+    ),
+  );
+  const ids = new Map(legacy.people.map((person, index) => [person._id, created[index]!._id]));
+  const data = remap(legacy.data, ids);
+  const patchStart = performance.now();
+  await call("PATCH", `/api/trees/${tree._id}`, { data }, token);
+  const done = performance.now();
+  return {
+    treeId: tree._id,
+    data,
+    people: created,
+    stats: legacyStats(data),
+    seedMs: Math.round(done - started),
+    patchMs: Math.round(done - patchStart),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Measuring in the page
+// ---------------------------------------------------------------------------------------------
+
+const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
+
+function percentile(values: number[], p: number): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+interface FrameStats {
+  frames: number;
+  p50Ms: number;
+  p95Ms: number;
+  maxMs: number;
+  /** Frames longer than 1.5 vsync intervals (25 ms): at least one vsync was missed. */
+  droppedPct: number;
+}
+
+/** Pans (drags) and zooms (wheel) for PAN_ZOOM_MS, collecting requestAnimationFrame deltas. */
+async function panAndZoom(page: Page): Promise<FrameStats> {
+  await page.evaluate(() => {
+    const w = window as unknown as { __frames: number[]; __collect: boolean };
+    w.__frames = [];
+    w.__collect = true;
+    let last = performance.now();
+    const tick = (now: number) => {
+      w.__frames.push(now - last);
+      last = now;
+      if (w.__collect) requestAnimationFrame(tick);
+    };
+    requestAnimationFrame((now) => {
+      last = now;
+      requestAnimationFrame(tick);
+    });
+  });
+  const cx = VIEWPORT.width / 2;
+  const cy = VIEWPORT.height / 2;
+  const end = Date.now() + PAN_ZOOM_MS;
+  let step = 0;
+  while (Date.now() < end) {
+    const phase = step % 40;
+    if (phase < 20) {
+      // A drag in a circle.
+      if (phase === 0) {
+        await page.mouse.move(cx, cy);
+        await page.mouse.down();
+      }
+      const angle = (phase / 20) * 2 * Math.PI;
+      await page.mouse.move(cx + 150 * Math.cos(angle), cy + 150 * Math.sin(angle));
+      if (phase === 19) await page.mouse.up();
+    } else {
+      // Zoom out, then back in.
+      await page.mouse.move(cx + 40, cy + 20);
+      await page.mouse.wheel(0, phase < 30 ? 60 : -60);
+    }
+    step += 1;
+  }
+  await page.mouse.up();
+  const frames = await page.evaluate(() => {
+    const w = window as unknown as { __frames: number[]; __collect: boolean };
+    w.__collect = false;
+    return w.__frames;
+  });
+  return {
+    frames: frames.length,
+    p50Ms: round(percentile(frames, 50)),
+    p95Ms: round(percentile(frames, 95)),
+    maxMs: round(Math.max(...frames)),
+    droppedPct: round((100 * frames.filter((ms) => ms > 25).length) / frames.length),
+  };
+}
+
+async function heapMb(page: Page): Promise<{ usedMb: number; totalMb: number }> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("HeapProfiler.collectGarbage");
+  await cdp.send("Performance.enable");
+  const { metrics } = await cdp.send("Performance.getMetrics");
+  const metric = (name: string) => metrics.find((m) => m.name === name)?.value ?? NaN;
+  await cdp.detach();
+  return {
+    usedMb: round(metric("JSHeapUsedSize") / 2 ** 20),
+    totalMb: round(metric("JSHeapTotalSize") / 2 ** 20),
+  };
+}
+
+interface EditorFigures {
+  sims: number;
+  nodes: number;
+  generations: number;
+  stats: LegacyStats;
+  seedMs: number;
+  paintedMs: number;
+  interactiveMs: number;
+  firstLayoutMs: number;
+  renderedNodes: number;
+  domContentLoadedMs: number;
+  requests: { url: string; startMs: number; endMs: number; kb: number }[];
+  panZoom: FrameStats;
+  heap: { usedMb: number; totalMb: number };
+  addChild: { layoutMs: number; clickToFrameMs: number };
+}
+
+/** tsx (esbuild with keepNames) wraps named functions in __name(), which pages lack. */
+const NAME_SHIM = "globalThis.__name = (fn) => fn;";
+
+async function measureEditor(browser: Browser, token: string, seeded: Seeded) {
+  const context = await browser.newContext({ viewport: VIEWPORT });
+  await context.addInitScript(NAME_SHIM);
+  await context.addInitScript((value) => window.localStorage.setItem("token", value), token);
+  const page = await context.newPage();
+  await page.goto(`${baseURL}/trees/${seeded.treeId}`);
+  await page.waitForFunction(
+    () => performance.getEntriesByName("heirloom:tree-painted").length > 0,
+    undefined,
+    { timeout: 120_000, polling: 16 },
+  );
+  // Interactive: the first keyboard zoom that takes effect.
+  const canvas = page.locator('svg[role="application"]');
+  await canvas.focus();
+  await page.keyboard.press("+");
+  await page.waitForFunction(
+    () => document.querySelector('svg[role="application"]')?.getAttribute("data-scale") === "1.200",
+    undefined,
+    { polling: "raf" },
+  );
+  const timings = await page.evaluate(() => ({
+    interactive: performance.now(),
+    painted: performance.getEntriesByName("heirloom:tree-painted")[0]!.startTime,
+    layout: performance.getEntriesByName("heirloom:layout")[0]?.duration ?? NaN,
+    rendered: document.querySelectorAll("[data-node-key]").length,
+    requests: performance
+      .getEntriesByType("resource")
+      .filter((entry) => /\/api\/(trees|people)\b/.test(entry.name))
+      .map((entry) => ({
+        url: new URL(entry.name).pathname,
+        startMs: Math.round(entry.startTime),
+        endMs: Math.round((entry as PerformanceResourceTiming).responseEnd),
+        kb: Math.round((entry as PerformanceResourceTiming).encodedBodySize / 1024),
+      })),
+    domContentLoadedMs: Math.round(
+      (performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming)
+        .domContentLoadedEventEnd,
+    ),
+  }));
+  await page.keyboard.press("-");
+
+  // Add a child to the root: the relayout, and the click until the next frame.
+  const addChild = await page.evaluate(
+    () =>
+      new Promise<{ layoutMs: number; clickToFrameMs: number }>((resolve, reject) => {
+        const button = document.querySelector('[data-node-key=""] [aria-label="Add child"]');
+        if (!button) {
+          reject(new Error("No Add child button on the root"));
+          return;
+        }
+        const before = performance.getEntriesByName("heirloom:layout").length;
+        const start = performance.now();
+        button.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+        const check = () => {
+          const entries = performance.getEntriesByName("heirloom:layout");
+          if (entries.length > before) {
+            requestAnimationFrame(() =>
+              resolve({
+                layoutMs: entries[entries.length - 1]!.duration,
+                clickToFrameMs: performance.now() - start,
+              }),
+            );
+          } else requestAnimationFrame(check);
+        };
+        check();
+      }),
+  );
+  // Let the autosave of the new child go out before the pan and zoom.
+  await page.waitForFunction(
+    () =>
+      document.querySelector("[data-save-status]")?.getAttribute("data-save-status") === "saved",
+    undefined,
+    { timeout: 60_000 },
+  );
+  const panZoom = await panAndZoom(page);
+  const heap = await heapMb(page);
+  await context.close();
+  const figures: EditorFigures = {
+    sims: seeded.people.length,
+    nodes: seeded.stats.nodes,
+    generations: seeded.stats.generations,
+    stats: seeded.stats,
+    seedMs: seeded.seedMs,
+    paintedMs: round(timings.painted),
+    interactiveMs: round(timings.interactive),
+    firstLayoutMs: round(timings.layout),
+    renderedNodes: timings.rendered,
+    domContentLoadedMs: timings.domContentLoadedMs,
+    requests: timings.requests,
+    panZoom,
+    heap,
+    addChild: {
+      layoutMs: round(addChild.layoutMs, 2),
+      clickToFrameMs: round(addChild.clickToFrameMs),
+    },
+  };
+  return figures;
+}
+
+// ---------------------------------------------------------------------------------------------
+// family-chart, from node_modules, on a small static server
+// ---------------------------------------------------------------------------------------------
+
+interface FcDatum {
+  id: string;
+  data: { gender: "M" | "F"; "first name": string; "last name": string };
+  rels: { parents: string[]; spouses: string[]; children: string[] };
+}
+
+/** The same legacy in family-chart's format: main Sims, their partners, parents and children. */
+export function toFamilyChart(data: TreeNode, people: Person[]): FcDatum[] {
+  const byId = new Map<string, FcDatum>();
+  const gender = new Map<string, "M" | "F">();
+  const peopleById = new Map(people.map((person) => [person._id, person]));
+  const datum = (id: string): FcDatum => {
+    let found = byId.get(id);
+    if (!found) {
+      const person = peopleById.get(id);
+      found = {
+        id,
+        data: {
+          gender: gender.get(id) ?? "M",
+          "first name": person?.firstName ?? "",
+          "last name": person?.lastName ?? "",
+        },
+        rels: { parents: [], spouses: [], children: [] },
+      };
+      byId.set(id, found);
+    }
+    return found;
+  };
+  const stack: TreeNode[] = [data];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (!node.person) continue;
+    const main = datum(node.person._id);
+    for (const row of node.partners) {
+      for (const partner of row.people) {
+        gender.set(partner._id, main.data.gender === "M" ? "F" : "M");
+        const other = datum(partner._id);
+        other.data.gender = main.data.gender === "M" ? "F" : "M";
+        if (!main.rels.spouses.includes(other.id)) main.rels.spouses.push(other.id);
+        if (!other.rels.spouses.includes(main.id)) other.rels.spouses.push(main.id);
+      }
+    }
+    for (const child of node.children) {
+      if (!child.person) continue;
+      const kid = datum(child.person._id);
+      const parents = child.parents.length > 0 ? child.parents : [node.person];
+      for (const parent of parents.slice(0, 2)) {
+        const p = datum(parent._id);
+        if (!kid.rels.parents.includes(p.id)) kid.rels.parents.push(p.id);
+        if (!p.rels.children.includes(kid.id)) p.rels.children.push(kid.id);
+      }
+      stack.push(child);
+    }
+  }
+  // family-chart starts from the first datum: the legacy's founder.
+  const first = byId.get(data.person!._id)!;
+  return [first, ...[...byId.values()].filter((d) => d !== first)];
+}
+
+const FC_PAGE = `<!doctype html>
+<html><head><meta charset="utf-8"><title>family-chart bench</title>
+<link rel="stylesheet" href="/family-chart.css">
+<style>html,body{margin:0;height:100%}#FamilyChart{width:100vw;height:100vh;background:#fff}</style>
+</head><body>
+<div id="FamilyChart" class="f3"></div>
+<script src="/d3.min.js"></script>
+<script src="/family-chart.js"></script>
+<script>
+fetch("/data.json").then((r) => r.json()).then((data) => {
+  const t0 = performance.now();
+  const chart = f3.createChart("#FamilyChart", data).setTransitionTime(0);
+  chart.setCardHtml().setCardDisplay([["first name", "last name"]]);
+  chart.updateTree({ initial: true });
+  performance.measure("fc:layout", { start: t0, end: performance.now() });
+  window.fcChart = chart;
+  window.fcData = data;
+  requestAnimationFrame(() => requestAnimationFrame(() => performance.mark("fc:painted")));
+});
+</script></body></html>`;
+
+async function serveFamilyChart(): Promise<{
+  url: string;
+  setData: (json: string) => void;
+  close: () => Promise<void>;
+}> {
+  let dataJson = "[]";
+  const files: Record<string, [string, string]> = {
+    "/d3.min.js": ["node_modules/d3/dist/d3.min.js", "text/javascript"],
+    "/family-chart.js": ["node_modules/family-chart/dist/family-chart.js", "text/javascript"],
+    "/family-chart.css": ["node_modules/family-chart/dist/styles/family-chart.css", "text/css"],
+  };
+  const server = http.createServer((request, response) => {
+    const url = (request.url ?? "/").split("?")[0]!;
+    if (url === "/") {
+      response.writeHead(200, { "content-type": "text/html" }).end(FC_PAGE);
+    } else if (url === "/data.json") {
+      response.writeHead(200, { "content-type": "application/json" }).end(dataJson);
+    } else if (files[url]) {
+      const [file, type] = files[url];
+      fs.readFile(path.join(root, file)).then(
+        (body) => response.writeHead(200, { "content-type": type }).end(body),
+        () => response.writeHead(404).end(),
+      );
+    } else response.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${address.port}/`,
+    setData: (json) => {
+      dataJson = json;
+    },
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+interface ChartFigures {
+  sims: number;
+  paintedMs: number;
+  interactiveMs: number;
+  firstLayoutMs: number;
+  renderedCards: number;
+  panZoom: FrameStats;
+  heap: { usedMb: number; totalMb: number };
+  addChild: { layoutMs: number; clickToFrameMs: number };
+}
+
+async function measureFamilyChart(browser: Browser, url: string, sims: number) {
+  const context = await browser.newContext({ viewport: VIEWPORT });
+  await context.addInitScript(NAME_SHIM);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(message.text());
+  });
+  await page.goto(url);
+  await page
+    .waitForFunction(() => performance.getEntriesByName("fc:painted").length > 0, undefined, {
+      timeout: 300_000,
+      polling: 50,
+    })
+    .catch((error: unknown) => {
+      throw new Error(`family-chart did not paint: ${errors.join("; ") || String(error)}`);
+    });
+  // Interactive: a first wheel zoom that changes d3's zoom transform on the chart.
+  const before = await page.evaluate(
+    () => document.querySelector<Element & { __zoom?: { k: number } }>("#f3Canvas")?.__zoom?.k ?? 1,
+  );
+  await page.mouse.move(VIEWPORT.width / 2, VIEWPORT.height / 2);
+  await page.mouse.wheel(0, -100);
+  await page.waitForFunction(
+    (previous) =>
+      (document.querySelector<Element & { __zoom?: { k: number } }>("#f3Canvas")?.__zoom?.k ??
+        1) !== previous,
+    before,
+    { polling: "raf", timeout: 120_000 },
+  );
+  const timings = await page.evaluate(() => ({
+    interactive: performance.now(),
+    painted: performance.getEntriesByName("fc:painted")[0]!.startTime,
+    layout: performance.getEntriesByName("fc:layout")[0]?.duration ?? NaN,
+    rendered: document.querySelectorAll("#FamilyChart .card_cont").length,
+  }));
+  // The same edit: one child for the founder, then the relayout and redraw.
+  const addChild = await page.evaluate(
+    () =>
+      new Promise<{ layoutMs: number; clickToFrameMs: number }>((resolve) => {
+        const w = window as unknown as {
+          fcChart: { updateData(d: unknown): { updateTree(p: unknown): void } };
+          fcData: {
+            id: string;
+            data: object;
+            rels: { parents: string[]; children: string[]; spouses: string[] };
+          }[];
+        };
+        const founder = w.fcData[0]!;
+        const start = performance.now();
+        w.fcData.push({
+          id: "bench-new-child",
+          data: { gender: "M", "first name": "New", "last name": "Child" },
+          rels: { parents: [founder.id], spouses: [], children: [] },
+        });
+        founder.rels.children.push("bench-new-child");
+        w.fcChart.updateData(w.fcData).updateTree({ tree_position: "inherit" });
+        const layoutMs = performance.now() - start;
+        requestAnimationFrame(() =>
+          resolve({ layoutMs, clickToFrameMs: performance.now() - start }),
+        );
+      }),
+  );
+  const panZoom = await panAndZoom(page);
+  const heap = await heapMb(page);
+  await context.close();
+  const figures: ChartFigures = {
+    sims,
+    paintedMs: round(timings.painted),
+    interactiveMs: round(timings.interactive),
+    firstLayoutMs: round(timings.layout),
+    renderedCards: timings.rendered,
+    panZoom,
+    heap,
+    addChild: {
+      layoutMs: round(addChild.layoutMs, 2),
+      clickToFrameMs: round(addChild.clickToFrameMs),
+    },
+  };
+  return figures;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function main() {
+  const startedAt = new Date().toISOString();
+  const machine = {
+    platform: `${os.type()} ${os.release()} ${os.arch()}`,
+    cpus: os.cpus().map((cpu) => `${cpu.model} @ ${cpu.speed} MHz`),
+    cpuCount: os.cpus().length,
+    memoryGb: round(os.totalmem() / 2 ** 30),
+    loadAverageAtStart: os.loadavg().map((value) => round(value, 2)),
+    node: process.version,
+  };
+  const server = await ensureServer();
+  const fcServer = await serveFamilyChart();
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: CHROMIUM_ARGS,
+  });
+  const only = process.env.BENCH_SIZES?.split(",").map(Number) ?? SIZES;
+  const editor: EditorFigures[] = [];
+  const familyChart: (ChartFigures | { sims: number; error: string })[] = [];
+  try {
+    const token = await signUp();
+    for (const sims of only) {
+      console.log(`Seeding a legacy of ${sims} Sims…`);
+      const seeded = await seed(token, sims);
+      console.log(`  seeded in ${seeded.seedMs} ms; measuring the editor…`);
+      const figures = await measureEditor(browser, token, seeded);
+      console.log(`  editor: ${JSON.stringify(figures)}`);
+      editor.push(figures);
+      if (FAMILY_CHART_SIZES.has(sims)) {
+        console.log("  measuring family-chart…");
+        fcServer.setData(JSON.stringify(toFamilyChart(seeded.data, seeded.people)));
+        try {
+          const chart = await measureFamilyChart(browser, fcServer.url, sims);
+          console.log(`  family-chart: ${JSON.stringify(chart)}`);
+          familyChart.push(chart);
+        } catch (error) {
+          console.log(`  family-chart failed: ${String(error)}`);
+          familyChart.push({ sims, error: String(error).slice(0, 500) });
+        }
+      }
+    }
+  } finally {
+    await browser.close();
+    await fcServer.close();
+    if (server?.pid) process.kill(-server.pid, "SIGTERM");
+  }
+
+  const ratio = (a: number, b: number) => (b > 0 ? round(a / b, 3) : null);
+  const ratios = familyChart.flatMap((chart) => {
+    const ours = editor.find((e) => e.sims === chart.sims);
+    if (!ours || "error" in chart) return [];
+    return [
+      {
+        sims: chart.sims,
+        note: "family-chart ÷ Heirloom: above 1 means Heirloom is faster or lighter",
+        paintedAndInteractive: ratio(chart.interactiveMs, ours.interactiveMs),
+        painted: ratio(chart.paintedMs, ours.paintedMs),
+        p95FrameMs: ratio(chart.panZoom.p95Ms, ours.panZoom.p95Ms),
+        heapUsed: ratio(chart.heap.usedMb, ours.heap.usedMb),
+        addChild: ratio(chart.addChild.clickToFrameMs, ours.addChild.clickToFrameMs),
+      },
+    ];
+  });
+  const largest = editor.find((e) => e.sims === 10_000);
+  const goals = largest && {
+    sims: 10_000,
+    paintedAndInteractive: {
+      goalMs: 1500,
+      ms: largest.interactiveMs,
+      met: largest.interactiveMs < 1500,
+    },
+    p95Frame: { goalMs: 16.7, ms: largest.panZoom.p95Ms, met: largest.panZoom.p95Ms < 16.7 },
+    addChildRelayout: {
+      goalMs: 50,
+      layoutMs: largest.addChild.layoutMs,
+      clickToFrameMs: largest.addChild.clickToFrameMs,
+      met: largest.addChild.layoutMs < 50,
+    },
+  };
+  const result = {
+    startedAt,
+    finishedAt: new Date().toISOString(),
+    machine,
+    browser: "Debian Chromium, headless, " + CHROMIUM_ARGS.join(" "),
+    viewport: VIEWPORT,
+    method: {
+      paintedMs:
+        "navigation start → performance mark heirloom:tree-painted (first frame with nodes)",
+      interactiveMs:
+        "navigation start → the first keyboard zoom (+) has taken effect (data-scale changed)",
+      panZoom: `${PAN_ZOOM_MS} ms of drags and wheel zooms driven by Playwright; requestAnimationFrame deltas`,
+      heap: "CDP Performance.getMetrics after a forced GC",
+      addChild:
+        "layoutMs = the heirloom:layout measure after Add child on the root; clickToFrameMs = click until the next frame after it. family-chart: updateData+updateTree with one more child of the founder",
+      familyChart:
+        "family-chart@0.9.0 with d3, cardHtml showing first and last names, transition time 0",
+    },
+    goals,
+    editor,
+    familyChart,
+    ratios,
+  };
+  await fs.mkdir(path.join(root, "bench/results"), { recursive: true });
+  await fs.writeFile(
+    path.join(root, "bench/results/editor.json"),
+    `${JSON.stringify(result, null, 2)}\n`,
+  );
+  console.log(JSON.stringify({ goals, ratios }, null, 2));
+}
+
+await main();
