@@ -1,0 +1,250 @@
+"use client";
+import { useRouter } from "next/navigation";
+import { useEffect, useState } from "react";
+import { ImageManager } from "@/components/image-manager/image-manager";
+import { RichTextEditor } from "@/components/rich-text/rich-text-editor";
+import { LinkButton, TextLink } from "@/components/ui/button";
+import { Card, PageHeader } from "@/components/ui/card";
+import { checkForm, Form, FormActions, SubmitButton } from "@/components/ui/form";
+import { Loading } from "@/components/ui/loading";
+import { TextField } from "@/components/ui/text-field";
+import { api, ApiRequestError } from "@/lib/client/api";
+import { useSession } from "@/lib/client/session";
+import { notify } from "@/lib/client/toast";
+import {
+  createPersonBody,
+  PERSON_LIMITS,
+  updatePersonFieldsBody,
+  type Person,
+} from "@/lib/schemas/person";
+import { SUGGESTIONS } from "@/lib/suggestions";
+import { CustomRows, newRowKey, type CustomRow } from "./custom-rows";
+import { SuggestionSelect } from "./suggestion-select";
+
+type PersonFields = Pick<
+  Person,
+  "avatar" | "firstName" | "lastName" | "bio" | "traits" | "aspirations" | "lifeStates" | "custom"
+>;
+
+const EMPTY: PersonFields = {
+  avatar: null,
+  firstName: "",
+  lastName: "",
+  bio: "",
+  traits: [],
+  aspirations: [],
+  lifeStates: [],
+  custom: [],
+};
+
+type Load =
+  { status: "loading" } | { status: "failed" } | { status: "ready"; person: PersonFields };
+
+const needsLogin = (error: unknown) => error instanceof ApiRequestError && error.needsLogin;
+
+/**
+ * The person editor (SPEC.md section 2): create mode without a personId, edit mode (which loads
+ * the person first) with one. A call that fails because the user must log in sends them to
+ * /login without a toast.
+ */
+export function PersonEditor({ treeId, personId }: { treeId: string; personId?: string }) {
+  const router = useRouter();
+  const { ready } = useSession();
+  const [load, setLoad] = useState<Load>(
+    personId ? { status: "loading" } : { status: "ready", person: EMPTY },
+  );
+
+  useEffect(() => {
+    if (!ready || !personId) return;
+    let current = true;
+    api<Person>(`/api/people/${encodeURIComponent(personId)}`, {
+      fallback: "Failed to get person info",
+      expect: [401],
+    }).then(
+      (person) => current && setLoad({ status: "ready", person }),
+      (error: unknown) => {
+        if (!current) return;
+        if (needsLogin(error)) router.replace("/login");
+        else setLoad({ status: "failed" });
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [ready, personId, router]);
+
+  const heading = personId ? "Edit Person" : "Create Person";
+  if (!ready || load.status === "loading") {
+    return (
+      <>
+        <PageHeader title={heading} />
+        <Loading label="Loading person editor" />
+      </>
+    );
+  }
+  if (load.status === "failed") {
+    return (
+      <>
+        <PageHeader title={heading} />
+        <p className="text-neutral-700">
+          This person could not be loaded.{" "}
+          <TextLink href={`/trees/${treeId}/people`}>Back to the people in your tree</TextLink>
+        </p>
+      </>
+    );
+  }
+  return <PersonForm treeId={treeId} personId={personId} heading={heading} initial={load.person} />;
+}
+
+function PersonForm({
+  treeId,
+  personId,
+  heading,
+  initial,
+}: {
+  treeId: string;
+  personId?: string;
+  heading: string;
+  initial: PersonFields;
+}) {
+  const router = useRouter();
+  const [avatar, setAvatar] = useState(initial.avatar);
+  const [firstName, setFirstName] = useState(initial.firstName);
+  const [lastName, setLastName] = useState(initial.lastName);
+  const [bio, setBio] = useState(initial.bio);
+  const [traits, setTraits] = useState(initial.traits);
+  const [aspirations, setAspirations] = useState(initial.aspirations);
+  const [lifeStates, setLifeStates] = useState(initial.lifeStates);
+  const [custom, setCustom] = useState<CustomRow[]>(() =>
+    initial.custom.map((row) => ({ ...row, key: newRowKey() })),
+  );
+  const [focusKey, setFocusKey] = useState<string | null>(null);
+  const [errors, setErrors] = useState<Partial<Record<string, string>>>({});
+
+  async function onSubmit() {
+    const values = {
+      tree: treeId,
+      avatar,
+      firstName,
+      lastName,
+      bio,
+      traits,
+      aspirations,
+      lifeStates,
+      // Rows left completely empty are dropped rather than stored.
+      custom: custom
+        .filter((row) => row.title.trim() || row.value.trim())
+        .map(({ title, value }) => ({ title, value })),
+    };
+    const checked = checkForm(personId ? updatePersonFieldsBody : createPersonBody, values);
+    if (!checked.ok) {
+      setErrors(checked.errors);
+      if (!checked.errors.firstName && !checked.errors.lastName) notify.error(checked.message);
+      return;
+    }
+    setErrors({});
+    try {
+      if (personId) {
+        await api(`/api/people/${encodeURIComponent(personId)}`, {
+          method: "PUT",
+          body: checked.data,
+          fallback: "Unknown error occurred updating person",
+          expect: [401],
+        });
+        notify.success("Person updated");
+        router.back();
+      } else {
+        await api("/api/people", {
+          method: "POST",
+          body: checked.data,
+          fallback: "Unknown error occurred creating person",
+          expect: [401],
+        });
+        notify.success("Person created");
+        router.push(`/trees/${treeId}/people`);
+      }
+    } catch (error) {
+      if (needsLogin(error)) router.push("/login");
+      else throw error;
+    }
+  }
+
+  return (
+    <>
+      <PageHeader
+        title={heading}
+        description="Everything here is optional. Changes show everywhere this Sim is placed in your tree."
+      />
+      <Card className="max-w-3xl">
+        <Form onSubmit={onSubmit} aria-label={heading}>
+          <ImageManager
+            label="Avatar"
+            dir="avatar"
+            value={avatar}
+            onChange={setAvatar}
+            aspect={1}
+            previewSize="200x200"
+          />
+          <div className="grid gap-4 sm:grid-cols-2">
+            <TextField
+              label="First Name"
+              name="firstName"
+              value={firstName}
+              maxLength={PERSON_LIMITS.name}
+              autoComplete="off"
+              error={errors.firstName}
+              onChange={(event) => setFirstName(event.target.value)}
+            />
+            <TextField
+              label="Last Name"
+              name="lastName"
+              value={lastName}
+              maxLength={PERSON_LIMITS.name}
+              autoComplete="off"
+              error={errors.lastName}
+              onChange={(event) => setLastName(event.target.value)}
+            />
+          </div>
+          <RichTextEditor label="Bio" initialValue={initial.bio} onChange={setBio} />
+          <SuggestionSelect
+            label="Traits"
+            suggestions={SUGGESTIONS.traits}
+            value={traits}
+            onChange={setTraits}
+            maxLength={PERSON_LIMITS.listItem}
+          />
+          <SuggestionSelect
+            label="Aspirations"
+            suggestions={SUGGESTIONS.aspirations}
+            value={aspirations}
+            onChange={setAspirations}
+            maxLength={PERSON_LIMITS.listItem}
+          />
+          <SuggestionSelect
+            label="Life States"
+            suggestions={SUGGESTIONS.lifeStates}
+            value={lifeStates}
+            onChange={setLifeStates}
+            maxLength={PERSON_LIMITS.listItem}
+          />
+          <CustomRows
+            rows={custom}
+            onChange={setCustom}
+            focusKey={focusKey}
+            onAdd={() => {
+              const key = newRowKey();
+              setCustom((rows) => [...rows, { key, title: "", value: "" }]);
+              setFocusKey(key);
+            }}
+          />
+          <FormActions>
+            <SubmitButton>{personId ? "Update Person" : "Create Person"}</SubmitButton>
+            <LinkButton variant="secondary" href={`/trees/${treeId}/people`}>
+              Cancel
+            </LinkButton>
+          </FormActions>
+        </Form>
+      </Card>
+    </>
+  );
+}

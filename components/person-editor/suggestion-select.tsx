@@ -1,0 +1,86 @@
+"use client";
+import { useId, useMemo } from "react";
+import type { GroupBase, OptionsOrGroups } from "react-select";
+import CreatableSelect from "react-select/creatable";
+
+interface Option {
+  label: string;
+  value: string;
+}
+
+interface SuggestionSelectProps {
+  label: string;
+  suggestions: readonly string[];
+  value: string[];
+  onChange: (value: string[]) => void;
+  /** The longest value a user may add. */
+  maxLength: number;
+}
+
+const toOption = (value: string): Option => ({ label: value, value });
+
+function isOption(entry: Option | GroupBase<Option>): entry is Option {
+  return "value" in entry;
+}
+
+/**
+ * A searchable multi-select seeded with suggestions that also takes the user's own values
+ * (react-select's creatable select), labelled by a visible label.
+ */
+export function SuggestionSelect({
+  label,
+  suggestions,
+  value,
+  onChange,
+  maxLength,
+}: SuggestionSelectProps) {
+  const id = useId();
+  const options = useMemo(() => suggestions.map(toOption), [suggestions]);
+
+  function isValidNewOption(
+    input: string,
+    selected: readonly Option[],
+    available: OptionsOrGroups<Option, GroupBase<Option>>,
+  ): boolean {
+    const candidate = input.trim().toLocaleLowerCase();
+    if (!candidate || candidate.length > maxLength) return false;
+    const known = [...selected, ...available.filter(isOption)];
+    return !known.some((option) => option.value.toLocaleLowerCase() === candidate);
+  }
+
+  return (
+    <div role="group" aria-labelledby={`${id}-label`} className="space-y-1">
+      <label
+        id={`${id}-label`}
+        htmlFor={`${id}-input`}
+        className="block text-sm font-medium text-neutral-800"
+      >
+        {label}
+      </label>
+      <CreatableSelect<Option, true>
+        instanceId={id}
+        inputId={`${id}-input`}
+        isMulti
+        classNamePrefix="suggestion-select"
+        options={options}
+        value={value.map(toOption)}
+        onChange={(selected) => onChange(selected.map((option) => option.value.trim()))}
+        isValidNewOption={isValidNewOption}
+        formatCreateLabel={(input) => `Add "${input.trim()}"`}
+        placeholder="Search or type your own…"
+        noOptionsMessage={() => `Type to add a ${label.toLowerCase()} value`}
+        theme={(theme) => ({
+          ...theme,
+          colors: {
+            ...theme.colors,
+            primary: "#743b74",
+            primary75: "#8e4a8e",
+            primary50: "#e6cfe6",
+            primary25: "#f3e8f3",
+            neutral50: "#6b6b6b",
+          },
+        })}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,53 @@
+"use client";
+import { useEffect, useId, useRef, useState } from "react";
+import { Button } from "@/components/ui/button";
+import { inputClasses } from "@/components/ui/text-field";
+
+/** A read-only URL field with a Copy button; the outcome is announced next to it. */
+export function CopyLink({ label, url }: { label: string; url: string }) {
+  const id = useId();
+  const inputRef = useRef<HTMLInputElement>(null);
+  const [status, setStatus] = useState<"idle" | "copied" | "manual">("idle");
+
+  useEffect(() => {
+    if (status !== "copied") return;
+    const timer = setTimeout(() => setStatus("idle"), 3000);
+    return () => clearTimeout(timer);
+  }, [status]);
+
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(url);
+      setStatus("copied");
+    } catch {
+      // No clipboard access (e.g. a plain-HTTP host): select it so the user can copy by hand.
+      inputRef.current?.select();
+      setStatus("manual");
+    }
+  }
+
+  return (
+    <div className="space-y-1">
+      <label htmlFor={id} className="block text-sm font-medium text-neutral-800">
+        {label}
+      </label>
+      <div className="flex flex-wrap gap-2">
+        <input
+          ref={inputRef}
+          id={id}
+          readOnly
+          value={url}
+          onFocus={(event) => event.currentTarget.select()}
+          className={`${inputClasses} min-w-0 flex-1 font-mono text-sm`}
+        />
+        <Button variant="secondary" onClick={() => void copy()}>
+          Copy
+        </Button>
+      </div>
+      <p role="status" className="min-h-5 text-sm text-neutral-700">
+        {status === "copied" ? "Link copied to your clipboard." : null}
+        {status === "manual" ? "Press Ctrl+C (or ⌘C) to copy the selected link." : null}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,177 @@
+"use client";
+import { useEffect, useId, useState } from "react";
+import { LinkButton, TextLink } from "@/components/ui/button";
+import { Card, PageHeader } from "@/components/ui/card";
+import { Form, FormActions, SubmitButton } from "@/components/ui/form";
+import { Loading } from "@/components/ui/loading";
+import { api, ApiRequestError } from "@/lib/client/api";
+import { useSession } from "@/lib/client/session";
+import { notify } from "@/lib/client/toast";
+import { formatLongDate } from "@/lib/format-date";
+import type { Tree } from "@/lib/schemas/tree";
+import { CopyLink } from "./copy-link";
+
+interface PublishStatus {
+  lastPublishDate: string;
+  viewCount?: number;
+}
+
+type Load =
+  | { status: "loading" }
+  | { status: "failed" }
+  | { status: "ready"; title: string; published: PublishStatus | null };
+
+/** A 404 from GET /api/published/{treeId} means "not published", not a failure. */
+async function loadPublishStatus(treeId: string): Promise<PublishStatus | null> {
+  try {
+    return await api<PublishStatus>(`/api/published/${encodeURIComponent(treeId)}`, {
+      fallback: "Failed to get tree info",
+      expect: [404],
+    });
+  } catch (error) {
+    if (error instanceof ApiRequestError && error.status === 404) return null;
+    throw error;
+  }
+}
+
+/** The publish page (SPEC.md section 2): publishes a snapshot of the tree, or unpublishes it. */
+export function PublishSettings({ treeId }: { treeId: string }) {
+  const { ready } = useSession();
+  const checkboxId = useId();
+  const [load, setLoad] = useState<Load>({ status: "loading" });
+  const [isPublic, setIsPublic] = useState(false);
+
+  useEffect(() => {
+    if (!ready) return;
+    let current = true;
+    Promise.all([
+      api<Tree>(`/api/trees/${encodeURIComponent(treeId)}`, {
+        fallback: "Failed to get tree info",
+      }),
+      loadPublishStatus(treeId),
+    ]).then(
+      ([tree, published]) => {
+        if (!current) return;
+        setLoad({ status: "ready", title: tree.title, published });
+        setIsPublic(published !== null);
+      },
+      () => current && setLoad({ status: "failed" }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [treeId, ready]);
+
+  const setPublished = (published: PublishStatus | null) =>
+    setLoad((state) => (state.status === "ready" ? { ...state, published } : state));
+
+  async function onSave() {
+    const path = `/api/published/${encodeURIComponent(treeId)}`;
+    if (isPublic) {
+      const status = await api<PublishStatus>(path, {
+        method: "PUT",
+        fallback: "Unknown error occurred publishing your tree",
+      });
+      setPublished(status);
+      notify.success("Tree published");
+      return;
+    }
+    try {
+      await api(path, {
+        method: "DELETE",
+        fallback: "Unknown error occurred unpublishing your tree",
+        expect: [404],
+      });
+      notify.success("Tree is no longer published");
+    } catch (error) {
+      if (!(error instanceof ApiRequestError && error.status === 404)) throw error;
+      notify.success("Tree is already not published");
+    }
+    setPublished(null);
+  }
+
+  const header = (
+    <PageHeader
+      title="Publish Your Tree"
+      description="Publishing makes a read-only copy of your tree that anyone with its link can view, without an account. The copy is a snapshot: changes you make later show up only after you publish again."
+    />
+  );
+
+  if (!ready || load.status === "loading") {
+    return (
+      <>
+        {header}
+        <Loading label="Loading publish settings" />
+      </>
+    );
+  }
+  if (load.status === "failed") {
+    return (
+      <>
+        {header}
+        <p className="text-neutral-700">
+          The publish settings could not be loaded.{" "}
+          <TextLink href={`/trees/${treeId}`}>Back to your tree</TextLink>
+        </p>
+      </>
+    );
+  }
+
+  // Rendered only in the browser (after the load), so window is there.
+  const publicUrl = `${window.location.origin}/public/${encodeURIComponent(treeId)}`;
+  const { published } = load;
+  const views = published?.viewCount;
+  return (
+    <>
+      {header}
+      <Card className="max-w-3xl space-y-6">
+        <section aria-label="Publication status" className="space-y-1 text-neutral-800">
+          <p>
+            <span className="font-semibold">{load.title || "Untitled Tree"}</span>{" "}
+            {published ? "is public." : "is not published."}
+          </p>
+          {published ? <p>Last published on {formatLongDate(published.lastPublishDate)}.</p> : null}
+          {published && views !== undefined ? (
+            <p>
+              The public page has been viewed {views.toLocaleString("en-US")}{" "}
+              {views === 1 ? "time" : "times"}.
+            </p>
+          ) : null}
+        </section>
+        <div className="space-y-2">
+          <CopyLink label="Public URL" url={publicUrl} />
+          <p className="text-sm text-neutral-600">
+            Share this link with anyone. It works only while the tree is public; if you unpublish,
+            visitors see a page that does not exist. Deleting the tree keeps its public copy unless
+            you unpublish it first.
+          </p>
+        </div>
+        <Form onSubmit={onSave} aria-label="Publish settings">
+          <div className="flex items-center gap-3">
+            <input
+              id={checkboxId}
+              type="checkbox"
+              checked={isPublic}
+              onChange={(event) => setIsPublic(event.target.checked)}
+              className="size-5 accent-plum-600"
+            />
+            <label htmlFor={checkboxId} className="font-medium text-neutral-800">
+              Is Public
+            </label>
+          </div>
+          <p className="text-sm text-neutral-600">
+            {isPublic
+              ? "Saving publishes a fresh snapshot of your tree as it is now."
+              : "Saving removes the public copy."}
+          </p>
+          <FormActions>
+            <SubmitButton>Save Settings</SubmitButton>
+            <LinkButton variant="secondary" href={`/trees/${treeId}`}>
+              Cancel
+            </LinkButton>
+          </FormActions>
+        </Form>
+      </Card>
+    </>
+  );
+}
