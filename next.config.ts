@@ -2,6 +2,8 @@ import type { NextConfig } from "next";
 
 const nextConfig: NextConfig = {
   poweredByHeader: false,
+  // Metadata (title, og:*) goes in <head> for every user agent, so any link-preview fetcher sees it.
+  htmlLimitedBots: /.*/,
   // Lets parallel e2e runs build into separate directories (HEIRLOOM_DIST_DIR); default .next.
   distDir: process.env.HEIRLOOM_DIST_DIR || ".next",
   // `npm run check` type-checks the whole project; the build need not do it again.

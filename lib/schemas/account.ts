@@ -1,4 +1,5 @@
 import { z } from "zod";
+import "./zod-config";
 
 export const MIN_PASSWORD_LENGTH = 8;
 /** argon2 hashes any length; the cap only stops absurd bodies. */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import "./zod-config";
 
 /** An id as found in a path or a reference. Ids are opaque; unknown ones are simply not found. */
 export const objectId = z

@@ -106,12 +106,36 @@ function expectImageHeaders(response: ApiResponse, contentType: string) {
   expect(Number(response.headers.get("content-length"))).toBe(response.bytes.length);
 }
 
+describe("the upload URL's origin", () => {
+  it.each([
+    ["the Host the browser used", { host: "127.0.0.1:3200" }, "http://127.0.0.1:3200"],
+    ["APP_URL when the Host header is unusable", { host: "evil host/" }, "APP_URL"],
+    [
+      "not a forwarded host when no proxy is trusted",
+      { host: "a.test", "x-forwarded-host": "b.test" },
+      "http://a.test",
+    ],
+  ])("is %s", async (_name, headers, expected) => {
+    const response = await api.get<{ uploadURL: string }>(
+      "/api/upload/url?type=image/png&dir=avatar",
+      {
+        token: alice.token,
+        headers: headers as Record<string, string>,
+      },
+    );
+    expect(response.status).toBe(200);
+    expect(new URL(response.body.uploadURL).origin).toBe(
+      expected === "APP_URL" ? getEnv().APP_URL : expected,
+    );
+  });
+});
+
 describe("the upload flow", () => {
   it("issues a signed URL for a reserved file name", async () => {
     const { filename, uploadURL } = await requestUrl(alice.token, "image/png", "cover");
     expect(filename).toMatch(/^cover\/[0-9a-f-]{36}\.png$/);
     const url = new URL(uploadURL);
-    expect(url.origin).toBe(getEnv().APP_URL);
+    expect(url.origin).toBe("http://localhost:3000");
     expect(url.pathname).toBe(`/api/upload/file/${filename}`);
     expect(url.searchParams.get("expires")).toMatch(/^\d+$/);
     expect(url.searchParams.get("signature")).toBeTruthy();

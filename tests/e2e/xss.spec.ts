@@ -124,9 +124,6 @@ async function watch(page: Page) {
     const violations: string[] = [];
     (window as { __cspViolations?: string[] }).__cspViolations = violations;
     document.addEventListener("securitypolicyviolation", (event) => {
-      // zod probes `new Function("")` when a schema module loads (unless z.config({jitless:true}));
-      // that is the app's own code, not a payload: stored text never reaches eval.
-      if (event.blockedURI === "eval") return;
       violations.push(`${event.violatedDirective} ${event.blockedURI} ${event.sample}`);
     });
   });

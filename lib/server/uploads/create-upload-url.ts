@@ -9,13 +9,14 @@ import { getUploadUrlKey, signUploadPath, UPLOAD_URL_LIFETIME_MS } from "./signe
 export const EXTENSIONS = { "image/png": "png", "image/jpeg": "jpg" } as const;
 
 /**
- * Reserves a file name (a PENDING upload) and answers it with a signed URL, on APP_URL, that
- * accepts one PUT of the file within 15 minutes.
+ * Reserves a file name (a PENDING upload) and answers it with a signed URL on `origin` (the
+ * caller's own origin, so the browser's PUT is same-origin) that accepts one PUT within 15 minutes.
  */
 export async function createUploadUrl(input: {
   ownerId: string;
   type: (typeof UPLOAD_TYPES)[number];
   dir: (typeof UPLOAD_DIRS)[number];
+  origin?: string;
   now?: Date;
 }): Promise<{ filename: string; uploadURL: string }> {
   const now = input.now ?? new Date();
@@ -33,5 +34,5 @@ export async function createUploadUrl(input: {
   });
   const path = signUploadPath(await getUploadUrlKey(), filename, urlExpiresAt);
   scheduleTemporaryUploadCleanup(now);
-  return { filename, uploadURL: `${getEnv().APP_URL}${path}` };
+  return { filename, uploadURL: `${input.origin ?? getEnv().APP_URL}${path}` };
 }
