@@ -6,11 +6,14 @@ export default tseslint.config(
   {
     ignores: [
       ".next/**",
+      ".next-*/**",
       "node_modules/**",
       "lib/generated/**",
       ".data/**",
       "bench/results/**",
       "test-results/**",
+      "test-results-*/**",
+      ".vitest/**",
       "playwright-report/**",
       "next-env.d.ts",
       "**/*.mjs",
@@ -48,6 +51,9 @@ export default tseslint.config(
       "scripts/**",
       "playwright.config.ts",
       "vitest.config.ts",
+      // Build-time configuration: Next inlines NODE_ENV and reads the config before lib/env.ts exists.
+      "next.config.ts",
+      "proxy.ts",
     ],
     rules: { "no-restricted-properties": "off" },
   },

@@ -91,7 +91,7 @@ describe("the wasm migration runner", () => {
       applyMigrations({ target, migrationsDir: MIGRATIONS, schemaPath: SCHEMA }),
       applyMigrations({ target, migrationsDir: MIGRATIONS, schemaPath: SCHEMA }),
     ]);
-    expect([...first!, ...second!]).toEqual(await committedMigrations());
+    expect([...first, ...second]).toEqual(await committedMigrations());
     const client = new pg.Client({ connectionString: target.databaseUrl });
     await client.connect();
     try {

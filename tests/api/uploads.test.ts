@@ -120,7 +120,7 @@ describe("the upload URL's origin", () => {
       "/api/upload/url?type=image/png&dir=avatar",
       {
         token: alice.token,
-        headers: headers as Record<string, string>,
+        headers,
       },
     );
     expect(response.status).toBe(200);

@@ -1,3 +1,5 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- response bodies default to `any` so that
+   tests can read arbitrary JSON; a test that wants types passes its own. */
 // Calls the REST API the way a client does. By default the route handlers under app/api run in
 // this process (fast, no build); set API_URL to send the same calls to a running server instead.
 import fs from "node:fs";
