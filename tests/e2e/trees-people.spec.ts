@@ -388,7 +388,7 @@ test("a player builds a tree of Sims, publishes it, shares it and unpublishes it
   const visitorErrors = watchForErrors(publicPage);
 
   await test.step("a logged-out visitor opens the public URL and sees the Sims", async () => {
-    const response = await publicPage.goto(publicUrl);
+    const response = await publicPage.goto(`${publicUrl}/list`);
     expect(response?.status()).toBe(200);
     await expect(publicPage).toHaveTitle(new RegExp(title));
     await expect(publicPage.getByRole("heading", { name: title, level: 1 })).toBeVisible();
@@ -403,7 +403,7 @@ test("a player builds a tree of Sims, publishes it, shares it and unpublishes it
     );
 
     await publicPage.getByRole("link", { name: "Bella Goth" }).click();
-    await expect(publicPage).toHaveURL(`${publicUrl}?p=${bella._id}`);
+    await expect(publicPage).toHaveURL(`${publicUrl}/list?p=${bella._id}`);
     const details = publicPage.getByRole("complementary", { name: "Bella Goth" });
     await expect(details).toBeVisible();
     await expect(details).toContainText("Vanished one night.");
@@ -420,10 +420,10 @@ test("a player builds a tree of Sims, publishes it, shares it and unpublishes it
     await expect(details).toContainText(`Person ID: ${bella._id}`);
     await details.getByRole("link", { name: "Close" }).click();
     await expect(details).toBeHidden();
-    await expect(publicPage).toHaveURL(publicUrl);
+    await expect(publicPage).toHaveURL(`${publicUrl}/list`);
 
     // A shared ?p= link opens and highlights that Sim.
-    await publicPage.goto(`${publicUrl}?p=${cassandra._id}`);
+    await publicPage.goto(`${publicUrl}/list?p=${cassandra._id}`);
     const cassandraDetails = publicPage.getByRole("complementary", { name: "Cassandra Goth" });
     await expect(cassandraDetails).toContainText("Biological Parents");
     await expect(cassandraDetails).toContainText("Bella Goth, Mortimer Goth");
@@ -444,7 +444,7 @@ test("a player builds a tree of Sims, publishes it, shares it and unpublishes it
     await expect(page.getByRole("listitem", { name: "Isabella Goth" })).toBeVisible();
     expect((await getPersonViaApi(request, user.token, bella._id)).firstName).toBe("Isabella");
 
-    await publicPage.goto(publicUrl);
+    await publicPage.goto(`${publicUrl}/list`);
     await expect(publicPage.getByRole("link", { name: "Bella Goth" })).toBeVisible();
     await expect(publicPage.getByText("Isabella")).toHaveCount(0);
   });
@@ -588,7 +588,11 @@ test("the tree, people, publish and public screens have no serious accessibility
       (p) => expect(p.getByText("Links you add/create will appear here.")).toBeVisible(),
     ],
     [`/trees/${tree._id}/publish`, (p) => expect(p.getByText("is public.")).toBeVisible()],
-    [`/public/${tree._id}`, (p) => expect(p.getByRole("link", { name: "Kid" })).toBeVisible()],
+    [`/public/${tree._id}/list`, (p) => expect(p.getByRole("link", { name: "Kid" })).toBeVisible()],
+    [
+      `/public/${tree._id}/list?p=${child._id}`,
+      (p) => expect(p.getByRole("complementary", { name: "Kid" })).toContainText("Clone"),
+    ],
     [
       `/public/${tree._id}?p=${child._id}`,
       (p) => expect(p.getByRole("complementary", { name: "Kid" })).toContainText("Clone"),

@@ -304,7 +304,7 @@ test("stored payloads run no script on the public pages", async ({ page, request
     expect(await richTextViolations(page)).toEqual([]);
   }
 
-  await page.goto(`/public/${peopleTree._id}`);
+  await page.goto(`/public/${peopleTree._id}/list`);
   expect(await page.title()).toBe(asDocumentTitle(`${peopleTree.title} · Heirloom`));
   const chipsShown = page.locator('section[aria-labelledby="family-tree-heading"] a[href*="?p="]');
   await expect(chipsShown).toHaveCount(people.length);

@@ -1,107 +1,28 @@
-import type { Metadata } from "next";
-import Image from "next/image";
-import Link from "next/link";
-import { notFound } from "next/navigation";
-import { cache } from "react";
-import { resizedImageUrl } from "@/components/image-manager/image-url";
-import { htmlToPlainText, truncateText } from "@/components/public-tree/plain-text";
-import { PublicTreeList } from "@/components/public-tree/public-tree-list";
-import { RichTextContent } from "@/components/rich-text/rich-text-content";
-import { getEnv } from "@/lib/env";
-import { ApiError } from "@/lib/server/errors";
-import { logger } from "@/lib/server/logger";
-import { countPublicView } from "@/lib/server/published/count-public-view";
-import { getPublishedTree } from "@/lib/server/published/get-published-tree";
+import { PublicTreeView } from "@/components/tree-view/public-tree-view";
+import { countView } from "@/components/public-tree/count-view";
+import { loadPublicTree } from "@/lib/server/published/load-public-tree";
 
-type Props = { params: Promise<{ treeId: string }> };
+type Props = {
+  params: Promise<{ treeId: string }>;
+  searchParams: Promise<{ p?: string | string[] }>;
+};
 
-/** Link previews show about this much of the description. */
-const DESCRIPTION_PREVIEW = 200;
-
-// Metadata and page read the same snapshot once per request.
-const loadPublishedTree = cache(async (treeId: string) => {
-  try {
-    return await getPublishedTree(treeId);
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 404) notFound();
-    throw error;
-  }
-});
-
-export async function generateMetadata({ params }: Props): Promise<Metadata> {
+/** The published tree on the read-only canvas; ?p= opens that Sim's panel, centred. */
+export default async function PublicTreeCanvasPage({ params, searchParams }: Props) {
   const { treeId } = await params;
-  const { tree } = await loadPublishedTree(treeId);
-  const title = tree.title || "Untitled Tree";
-  const description =
-    truncateText(htmlToPlainText(tree.description), DESCRIPTION_PREVIEW) ||
-    "A Sims family tree, shared with Heirloom.";
-  const images = tree.cover
-    ? [{ url: resizedImageUrl(tree.cover, "1200x640"), width: 1200, height: 640, alt: title }]
-    : undefined;
-  return {
-    // Link previews need absolute URLs; APP_URL is the address the site is served at.
-    metadataBase: new URL(getEnv().APP_URL),
-    title,
-    description,
-    alternates: { canonical: `/public/${encodeURIComponent(treeId)}` },
-    openGraph: {
-      type: "website",
-      siteName: "Heirloom",
-      url: `/public/${encodeURIComponent(treeId)}`,
-      title,
-      description,
-      images,
-    },
-    twitter: { card: images ? "summary_large_image" : "summary", title, description, images },
-  };
-}
-
-/**
- * The public, read-only copy of a tree, outside the app shell. Server-rendered so that link
- * previews and visitors without JavaScript see it; each render counts one view.
- */
-export default async function PublicTreePage({ params }: Props) {
-  const { treeId } = await params;
-  const { tree, people } = await loadPublishedTree(treeId);
-  // A view that cannot be counted must not cost the visitor the page.
-  await countPublicView(treeId).catch((error: unknown) =>
-    logger.error({ err: error, treeId }, "could not count a public view"),
-  );
-  const title = tree.title || "Untitled Tree";
-
+  const { p } = await searchParams;
+  const { tree, people } = await loadPublicTree(treeId);
+  await countView(treeId);
   return (
-    <div className="min-h-screen">
-      <header className="border-b border-plum-100 bg-white">
-        <div className="mx-auto flex max-w-6xl items-center justify-between gap-4 px-4 py-3">
-          <Link
-            href="/"
-            className="font-bold text-plum-700 hover:text-plum-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-plum-500"
-          >
-            Heirloom
-          </Link>
-          <span className="text-sm text-neutral-600">A public family tree · read-only</span>
-        </div>
-      </header>
-      <main className="mx-auto max-w-6xl space-y-8 px-4 py-6">
-        <section aria-labelledby="tree-title" className="space-y-4">
-          <h1 id="tree-title" className="text-3xl font-bold break-words text-plum-900">
-            {title}
-          </h1>
-          {tree.cover ? (
-            <Image
-              src={resizedImageUrl(tree.cover, "600x320")}
-              alt={`Cover of ${title}`}
-              width={600}
-              height={320}
-              unoptimized
-              priority
-              className="aspect-[15/8] w-full max-w-[600px] rounded-lg bg-plum-100 object-cover"
-            />
-          ) : null}
-          <RichTextContent html={tree.description} className="max-w-prose text-neutral-800" />
-        </section>
-        <PublicTreeList treeId={tree._id} data={tree.data} people={people} />
-      </main>
-    </div>
+    <section
+      aria-label="Family tree"
+      className="h-[75vh] overflow-hidden rounded-lg border border-plum-100 bg-white"
+    >
+      <PublicTreeView
+        tree={tree}
+        people={people}
+        initialPersonId={typeof p === "string" ? p : null}
+      />
+    </section>
   );
 }
