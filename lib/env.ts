@@ -14,6 +14,8 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   APP_URL: optionalUrl,
   DATABASE_URL: optionalUrl,
+  /** When set, rate-limit counters live in Redis instead of PostgreSQL. */
+  REDIS_URL: optionalUrl,
   JWT_SECRET: z.preprocess(emptyAsUndefined, z.string().min(32).optional()),
   SMTP_URL: optionalUrl,
   MAIL_FROM: z.preprocess(

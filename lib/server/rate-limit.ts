@@ -2,6 +2,7 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { db } from "./db";
 import { ApiError } from "./errors";
+import { getRedis } from "./redis";
 
 export interface RateLimitRule {
   /** Prefix of the counter's key; one counter per rule and identifier. */
@@ -86,12 +87,49 @@ export interface RateLimitHit {
   limited: boolean;
 }
 
+// INCR and the window's expiry in one atomic step; answers [count, milliseconds left].
+const REDIS_HIT = `
+local count = redis.call("INCR", KEYS[1])
+local ttl = redis.call("PTTL", KEYS[1])
+if ttl < 0 then
+  redis.call("PEXPIRE", KEYS[1], ARGV[1])
+  ttl = tonumber(ARGV[1])
+end
+return { count, ttl }`;
+const REDIS_REFUND = `
+local count = tonumber(redis.call("GET", KEYS[1]) or "0")
+if count > 0 then redis.call("DECR", KEYS[1]) end
+return 0`;
+const REDIS_PREFIX = "heirloom:ratelimit:";
+
 /**
- * Counts one hit in a fixed window. A single INSERT … ON CONFLICT … RETURNING makes it atomic,
+ * Counts one hit in a fixed window: in Redis when REDIS_URL is set, else in PostgreSQL. Either
+ * way the counter is shared by every app instance.
+ */
+export async function hitRateLimit(rule: RateLimitRule, identifier: string): Promise<RateLimitHit> {
+  const redis = getRedis();
+  if (!redis) return hitPostgresRateLimit(rule, identifier);
+  const key = REDIS_PREFIX + counterKey(rule, identifier);
+  const [count, ttl] = (await redis.eval(REDIS_HIT, 1, key, rule.windowSeconds * 1000)) as [
+    number,
+    number,
+  ];
+  return {
+    count,
+    retryAfterSeconds: Math.max(1, Math.ceil(ttl / 1000)),
+    limited: count > rule.limit,
+  };
+}
+
+/**
+ * The PostgreSQL counter. A single INSERT … ON CONFLICT … RETURNING makes it atomic,
  * and the counters live in the database, so every app instance shares them. Times come from the
  * database clock (as UTC, like Prisma's columns), so instances with skewed clocks still agree.
  */
-export async function hitRateLimit(rule: RateLimitRule, identifier: string): Promise<RateLimitHit> {
+async function hitPostgresRateLimit(
+  rule: RateLimitRule,
+  identifier: string,
+): Promise<RateLimitHit> {
   const key = counterKey(rule, identifier);
   const rows = await db.$queryRaw<{ count: number; retryAfter: number }[]>`
     INSERT INTO "RateLimit" ("key", "count", "resetAt", "createdAt", "updatedAt")
@@ -136,6 +174,11 @@ export async function enforceRateLimit(rule: RateLimitRule, identifier: string):
 /** Gives one hit back in the current window (e.g. a sign-in that turned out to be correct). */
 export async function refundRateLimit(rule: RateLimitRule, identifier: string): Promise<void> {
   const key = counterKey(rule, identifier);
+  const redis = getRedis();
+  if (redis) {
+    await redis.eval(REDIS_REFUND, 1, REDIS_PREFIX + key);
+    return;
+  }
   await db.$executeRaw`
     UPDATE "RateLimit" SET "count" = GREATEST("count" - 1, 0)
     WHERE "key" = ${key} AND "resetAt" > now() AT TIME ZONE 'UTC'`;
