@@ -1,0 +1,327 @@
+import fs from "node:fs";
+import path from "node:path";
+import { readGedcom } from "read-gedcom";
+import { gedcomToJson } from "topola";
+import { describe, expect, it } from "vitest";
+import { generateLegacy } from "@/bench/editor/generate";
+import type { ImportedPerson, ImportedTree } from "@/lib/import/types";
+import type { Person } from "@/lib/schemas/person";
+import type { Tree, TreeNode } from "@/lib/schemas/tree";
+import { node, partners, person } from "@/lib/tree/test-trees";
+import { writeGedcom } from "./export";
+import { parseGedcom } from "./import";
+
+const SAMPLE = path.resolve("tests/fixtures/gedcom/sample.ged");
+const enc = (text: string) => new TextEncoder().encode(text);
+
+/** An imported tree as the API would hand it to the exporter. */
+function asStored(imported: ImportedTree): { tree: Tree; people: Person[] } {
+  return {
+    tree: {
+      _id: "tree1",
+      title: imported.title,
+      description: imported.description,
+      cover: null,
+      data: imported.data,
+      version: 1,
+    },
+    people: imported.people.map((p) => ({
+      ...p,
+      _id: p.key,
+      tree: "tree1",
+      avatar: null,
+      links: [],
+    })),
+  };
+}
+
+function tree(data: TreeNode, title = "Legacy"): Tree {
+  return { _id: "tree1", title, description: "", cover: null, data, version: 1 };
+}
+
+/**
+ * The tree with ids renamed in the order they are met (breadth first), and the people in that
+ * order: two imports of the same family compare equal whatever ids the files used.
+ */
+function canonical(data: TreeNode, people: (Person | ImportedPerson)[]) {
+  const idOf = (p: Person | ImportedPerson) => ("_id" in p ? p._id : p.key);
+  const byId = new Map(people.map((p) => [idOf(p), p]));
+  const names = new Map<string, string>();
+  const name = (id: string) => {
+    if (!names.has(id)) names.set(id, `#${names.size + 1}`);
+    return names.get(id)!;
+  };
+  const rename = (refs: { _id: string }[]) => refs.map((r) => name(r._id));
+  const queue: { from: TreeNode; to: Record<string, unknown> }[] = [];
+  const copy = (from: TreeNode) => {
+    const to: Record<string, unknown> = {};
+    queue.push({ from, to });
+    return to;
+  };
+  const root = copy(data);
+  for (let i = 0; i < queue.length; i += 1) {
+    const { from, to } = queue[i]!;
+    to.person = from.person ? name(from.person._id) : null;
+    to.partners = from.partners.map((e) => ({ type: e.type, people: rename(e.people) }));
+    to.parentType = from.parentType;
+    to.parents = rename(from.parents);
+    to.adoptiveParents = rename(from.adoptiveParents);
+    to.hidden = from.hidden;
+    to.children = from.children.map(copy);
+  }
+  const fields = [...names.entries()].map(([id, label]) => {
+    const p = byId.get(id)!;
+    return {
+      label,
+      firstName: p.firstName,
+      lastName: p.lastName,
+      bio: p.bio,
+      traits: p.traits,
+      aspirations: p.aspirations,
+      lifeStates: p.lifeStates,
+      custom: p.custom,
+    };
+  });
+  return { root, people: fields };
+}
+
+/** The relationships a tree states, by a stable label per person, as sorted lists. */
+function relations(data: TreeNode, labelOf: (id: string) => string) {
+  const couples = new Set<string>();
+  const childLinks = new Set<string>();
+  const parentTypes = new Set<string>();
+  const stack = [data];
+  for (let n = stack.pop(); n; n = stack.pop()) {
+    stack.push(...n.children);
+    const self = n.person?._id;
+    if (self) {
+      for (const entry of n.partners) {
+        for (const ref of entry.people) {
+          couples.add(`${[labelOf(self), labelOf(ref._id)].sort().join(" & ")}: ${entry.type}`);
+        }
+      }
+      for (const ref of n.parents) childLinks.add(`${labelOf(self)} <- ${labelOf(ref._id)}`);
+      for (const ref of n.adoptiveParents)
+        childLinks.add(`${labelOf(self)} <~ ${labelOf(ref._id)}`);
+      if (n.parentType !== "NONE") parentTypes.add(`${labelOf(self)}: ${n.parentType}`);
+    }
+  }
+  return {
+    couples: [...couples].sort(),
+    childLinks: [...childLinks].sort(),
+    parentTypes: [...parentTypes].sort(),
+  };
+}
+
+const sample = parseGedcom(new Uint8Array(fs.readFileSync(SAMPLE)));
+
+describe("writeGedcom", () => {
+  it("writes a GEDCOM 7 file: header with version and declared tags, records, trailer", () => {
+    const people = [
+      person("a", "Bella", "Goth"),
+      person("b", "Mortimer", "Goth"),
+      person("c", "Cassandra", "Goth"),
+    ];
+    people[2]!.traits = ["Genius"];
+    people[2]!.bio = "<p>First line</p>\n<p>@home</p>";
+    const data = node(
+      "a",
+      [
+        node("c", [], {
+          parents: [{ _id: "a" }],
+          adoptiveParents: [{ _id: "b" }],
+          parentType: "CLONE",
+        }),
+      ],
+      {
+        partners: partners(["MARRIED", "b"]),
+      },
+    );
+    const text = writeGedcom({ tree: tree(data, "The Goths"), people });
+    expect(text).toBe(
+      [
+        "0 HEAD",
+        "1 GEDC",
+        "2 VERS 7.0",
+        "1 SCHMA",
+        "2 TAG _HEIRLOOM_TITLE https://heirloom.example/gedcom/v1/title",
+        "2 TAG _HEIRLOOM_PARTNER_TYPE https://heirloom.example/gedcom/v1/partner-type",
+        "2 TAG _HEIRLOOM_PARENT_TYPE https://heirloom.example/gedcom/v1/parent-type",
+        "2 TAG _HEIRLOOM_TRAIT https://heirloom.example/gedcom/v1/trait",
+        "2 TAG _HEIRLOOM_ASPIRATION https://heirloom.example/gedcom/v1/aspiration",
+        "2 TAG _HEIRLOOM_LIFE_STATE https://heirloom.example/gedcom/v1/life-state",
+        "1 SOUR HEIRLOOM",
+        "2 NAME Heirloom",
+        "1 _HEIRLOOM_TITLE The Goths",
+        "0 @I1@ INDI",
+        "1 NAME Bella /Goth/",
+        "2 GIVN Bella",
+        "2 SURN Goth",
+        "1 FAMS @F1@",
+        "0 @I2@ INDI",
+        "1 NAME Mortimer /Goth/",
+        "2 GIVN Mortimer",
+        "2 SURN Goth",
+        "1 FAMS @F1@",
+        "0 @I3@ INDI",
+        "1 NAME Cassandra /Goth/",
+        "2 GIVN Cassandra",
+        "2 SURN Goth",
+        "1 NOTE <p>First line</p>",
+        "2 CONT <p>@home</p>",
+        "2 MIME text/html",
+        "1 _HEIRLOOM_TRAIT Genius",
+        "1 ADOP",
+        "2 FAMC @F1@",
+        "3 ADOP WIFE",
+        "1 FAMC @F1@",
+        "2 PEDI OTHER",
+        "3 PHRASE Adopted by one parent",
+        "2 _HEIRLOOM_PARENT_TYPE CLONE",
+        "0 @F1@ FAM",
+        "1 HUSB @I1@",
+        "1 WIFE @I2@",
+        "1 CHIL @I3@",
+        "1 MARR Y",
+        "1 _HEIRLOOM_PARTNER_TYPE MARRIED",
+        "0 TRLR",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("doubles a leading @ on every line of a payload", () => {
+    const people = [person("a", "Ann")];
+    people[0]!.bio = "@first\n@second";
+    const text = writeGedcom({ tree: tree(node("a")), people });
+    expect(text).toContain("1 NOTE @@first\n2 CONT @@second\n");
+    expect(parseGedcom(enc(text)).people[0]!.bio).toBe("@first\n@second");
+  });
+
+  it("maps partner types: MARR, DIV, and the tag for PARTNER, ABDUCTION and child-only families", () => {
+    const people = ["a", "b", "c", "d", "e", "f"].map((id) => person(id));
+    const data = node("a", [node("f", [], { parents: [{ _id: "a" }, { _id: "e" }] })], {
+      partners: partners(["MARRIED", "b"], ["EX_PARTNER", "c"], ["ABDUCTION", "d"]),
+    });
+    const text = writeGedcom({ tree: tree(data), people });
+    const fams = text.split("\n0 ").filter((r) => / FAM\n/.test(r));
+    expect(fams).toHaveLength(4);
+    expect(fams[0]).toContain("1 MARR Y\n1 _HEIRLOOM_PARTNER_TYPE MARRIED");
+    expect(fams[1]).toContain("1 DIV Y\n1 _HEIRLOOM_PARTNER_TYPE EX_PARTNER");
+    expect(fams[2]).toContain("1 NOTE Alien abduction\n1 _HEIRLOOM_PARTNER_TYPE ABDUCTION");
+    expect(fams[3]).toContain(
+      "1 HUSB @I1@\n1 WIFE @I6@\n1 CHIL @I5@\n1 _HEIRLOOM_PARTNER_TYPE NONE",
+    );
+    const back = parseGedcom(enc(text));
+    expect(back.data.partners.map((e) => e.type)).toEqual(["MARRIED", "EX_PARTNER", "ABDUCTION"]);
+    // the child-only family keeps both parents without making them partners
+    expect(back.data.children[0]!.parents).toHaveLength(2);
+  });
+
+  it("is deterministic and independent of the order people are listed in", () => {
+    const { tree: t, people } = asStored(sample);
+    const once = writeGedcom({ tree: t, people });
+    expect(writeGedcom({ tree: t, people: [...people].reverse() })).toBe(once);
+  });
+
+  it("round-trips an imported GEDCOM: export then import gives the same tree", () => {
+    const text = writeGedcom(asStored(sample));
+    const again = parseGedcom(enc(text));
+    expect(again.title).toBe(sample.title);
+    expect(canonical(again.data, again.people)).toEqual(canonical(sample.data, sample.people));
+  });
+
+  it("round-trips a generated legacy up to the documented mapping", () => {
+    const legacy = generateLegacy({ sims: 400, seed: 7 });
+    // a person no node places still travels
+    legacy.people.push({
+      ...person("loner", "Lone", "Sim"),
+      bio: "<p>Generated Sim <strong>#loner</strong>.</p>",
+    });
+    const text = writeGedcom({ tree: tree(legacy.data), people: legacy.people });
+    const back = parseGedcom(enc(text));
+    expect(back.people).toHaveLength(legacy.people.length);
+
+    // every generated bio is unique, so it names the person on both sides
+    const bioOf = new Map<string, string>([
+      ...legacy.people.map((p) => [p._id, p.bio] as const),
+      ...back.people.map((p) => [p.key, p.bio] as const),
+    ]);
+    const label = (id: string) => bioOf.get(id)!;
+    expect(relations(back.data, label)).toEqual(relations(legacy.data, label));
+
+    const fields = (p: Person | ImportedPerson) => [
+      p.firstName,
+      p.lastName,
+      p.bio,
+      p.traits,
+      p.aspirations,
+      p.lifeStates,
+      p.custom,
+    ];
+    const sortByBio = <T extends { bio: string }>(list: T[]) =>
+      [...list].sort((a, b) => a.bio.localeCompare(b.bio));
+    expect(sortByBio(back.people).map(fields)).toEqual(sortByBio(legacy.people).map(fields));
+    expect(back.data.children.filter((c) => c.hidden).map((c) => label(c.person!._id))).toEqual([
+      "<p>Generated Sim <strong>#loner</strong>.</p>",
+    ]);
+  });
+
+  it("keeps custom rows with empty titles or values, and multi-line values", () => {
+    const people = [person("a", "Ann")];
+    people[0]!.custom = [
+      { title: "", value: "no title" },
+      { title: "Empty", value: "" },
+      { title: "Lines", value: "one\ntwo" },
+      { title: "Yes", value: "Y" },
+    ];
+    const back = parseGedcom(enc(writeGedcom({ tree: tree(node("a")), people })));
+    expect(back.people[0]!.custom).toEqual(people[0]!.custom);
+  });
+
+  it("is read by topola and read-gedcom with the expected counts", () => {
+    const text = writeGedcom(asStored(sample));
+    const json = gedcomToJson(text);
+    expect(json.indis).toHaveLength(43);
+    expect(json.fams).toHaveLength(15);
+    const adopted = json.indis.find((i) => i.firstName === "Lloyd")!;
+    expect(json.fams.find((f) => f.id === adopted.famc)!.children).toContain(adopted.id);
+
+    const bytes = enc(text);
+    const gedcom = readGedcom(
+      bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength),
+    );
+    expect(gedcom.getIndividualRecord().length).toBe(43);
+    expect(gedcom.getFamilyRecord().length).toBe(15);
+    expect(gedcom.getHeader().getGedcomFile().getVersion().value()[0]).toBe("7.0");
+  });
+
+  it("gives topola and read-gedcom one FAM per couple and per other parent group of a generated legacy", () => {
+    const legacy = generateLegacy({ sims: 300, seed: 3 });
+    const groups = new Set<string>();
+    const stack = [legacy.data];
+    for (let n = stack.pop(); n; n = stack.pop()) {
+      for (const entry of n.partners)
+        for (const ref of entry.people) groups.add([n.person!._id, ref._id].sort().join(" "));
+      for (const c of n.children) {
+        stack.push(c);
+        groups.add(
+          [...c.parents, ...c.adoptiveParents]
+            .map((r) => r._id)
+            .sort()
+            .join(" "),
+        );
+      }
+    }
+    const text = writeGedcom({ tree: tree(legacy.data), people: legacy.people });
+    const json = gedcomToJson(text);
+    expect(json.indis).toHaveLength(300);
+    expect(json.fams).toHaveLength(groups.size);
+    const bytes = enc(text);
+    const gedcom = readGedcom(
+      bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength),
+    );
+    expect(gedcom.getIndividualRecord().length).toBe(300);
+    expect(gedcom.getFamilyRecord().length).toBe(groups.size);
+  });
+});

@@ -1,0 +1,340 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { ImportError, type ImportedTree } from "@/lib/import/types";
+import { treeData, type TreeNode } from "@/lib/schemas/tree";
+import { parseGedcom } from "./import";
+
+const SAMPLE = path.resolve("tests/fixtures/gedcom/sample.ged");
+const enc = (text: string) => new TextEncoder().encode(text);
+const gedcom = (...lines: string[]) =>
+  enc(["0 HEAD", "1 GEDC", "2 VERS 5.5.1", ...lines, "0 TRLR", ""].join("\n"));
+
+function nodes(root: TreeNode): TreeNode[] {
+  const out: TreeNode[] = [];
+  const stack = [root];
+  for (let node = stack.pop(); node; node = stack.pop()) {
+    out.push(node);
+    stack.push(...[...node.children].reverse());
+  }
+  return out;
+}
+
+function namer(tree: ImportedTree) {
+  const byKey = new Map(tree.people.map((p) => [p.key, `${p.firstName} ${p.lastName}`]));
+  return (id: string | undefined) => byKey.get(id ?? "") ?? "?";
+}
+
+function nodeOf(tree: ImportedTree, name: string): TreeNode {
+  const nameOf = namer(tree);
+  const found = nodes(tree.data).filter((n) => nameOf(n.person?._id) === name);
+  expect(found, name).toHaveLength(1);
+  return found[0]!;
+}
+
+function refusal(bytes: Uint8Array): string {
+  try {
+    parseGedcom(bytes);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ImportError);
+    return (error as Error).message;
+  }
+  throw new Error("the file was accepted");
+}
+
+describe("parseGedcom on the Gramps sample (tests/fixtures/gedcom/sample.ged)", () => {
+  const tree = parseGedcom(new Uint8Array(fs.readFileSync(SAMPLE)));
+  const nameOf = namer(tree);
+  const all = nodes(tree.data);
+
+  it("imports all 43 individuals and places every one of them", () => {
+    expect(tree.source).toBe("gedcom");
+    expect(tree.title).toBe("Sample");
+    expect(tree.people).toHaveLength(43);
+    expect(new Set(tree.people.map((p) => p.key)).size).toBe(43);
+    const placed = new Set<string>();
+    for (const node of all) {
+      if (node.person) placed.add(node.person._id);
+      for (const entry of node.partners) for (const ref of entry.people) placed.add(ref._id);
+    }
+    expect(placed.size).toBe(43);
+    // the structure passes the API's own contract
+    expect(treeData.safeParse(tree.data).success).toBe(true);
+  });
+
+  it("turns the 15 families into 15 partner entries with their types", () => {
+    const entries = all.flatMap((node) => node.partners.map((entry) => ({ node, entry })));
+    expect(entries).toHaveLength(15);
+    const couples = new Set(
+      entries.map(({ node, entry }) => [node.person!._id, entry.people[0]!._id].sort().join("+")),
+    );
+    expect(couples.size).toBe(15);
+    // 12 families have a MARR, F11 and F15 have none
+    expect(entries.filter(({ entry }) => entry.type === "MARRIED")).toHaveLength(13);
+    expect(entries.filter(({ entry }) => entry.type === "PARTNER")).toHaveLength(2);
+  });
+
+  it("roots the tree at the founder of the longest line, with the stray person in a hidden branch", () => {
+    expect(nameOf(tree.data.person?._id)).toBe("Ingeman Smith");
+    expect(tree.data.partners.map((e) => e.people.map((r) => nameOf(r._id)))).toEqual([
+      ["Marta Ericsdotter"],
+    ]);
+    const hidden = tree.data.children.filter((c) => c.hidden);
+    expect(hidden.map((c) => nameOf(c.person?._id))).toEqual(["Really Old Guy"]);
+    expect(all.filter((n) => n.hidden)).toHaveLength(1);
+  });
+
+  it("places the person with two spouses once, with both partner entries", () => {
+    const hans = nodeOf(tree, "Hans Peter Smith");
+    expect(hans.partners.map((e) => [e.type, ...e.people.map((r) => nameOf(r._id))])).toEqual([
+      ["PARTNER", "Lillie Harriet Jones"],
+      ["PARTNER", "Jennifer Anderson"],
+    ]);
+    expect(hans.children.map((c) => nameOf(c.person?._id))).toEqual(["Lloyd Smith"]);
+  });
+
+  it("maps adoptions from _FREL/_MREL and from an ADOP event naming one parent", () => {
+    const adopted = all.filter((n) => n.adoptiveParents.length > 0);
+    expect(
+      adopted.map((n) => [
+        nameOf(n.person?._id),
+        n.parents.map((r) => nameOf(r._id)),
+        n.adoptiveParents.map((r) => nameOf(r._id)),
+      ]),
+    ).toEqual([
+      ["Martin Smith", ["Ingeman Smith"], ["Marta Ericsdotter"]],
+      ["Marjorie Alice Smith", [], ["John Hjalmar Smith", "Alice Paula Perkins"]],
+      ["Mason Michael Smith", [], ["Edwin Michael Smith", "Janice Ann Adams"]],
+      ["Lloyd Smith", [], ["Hans Peter Smith", "Lillie Harriet Jones"]],
+    ]);
+    expect(adopted.reduce((sum, n) => sum + n.adoptiveParents.length, 0)).toBe(7);
+    expect(nodeOf(tree, "Amber Marie Smith").parents.map((r) => nameOf(r._id))).toEqual([
+      "Edwin Michael Smith",
+      "Janice Ann Adams",
+    ]);
+  });
+
+  it("links a child named only by the INDI's FAMC (no CHIL in the family)", () => {
+    const edwin = nodeOf(tree, "Edwin Michael Smith");
+    expect(edwin.parents.map((r) => nameOf(r._id))).toEqual([
+      "John Hjalmar Smith",
+      "Alice Paula Perkins",
+    ]);
+  });
+
+  it("reads names, suffixes, shared NOTE records and facts", () => {
+    const edwin = tree.people.find((p) => p.firstName === "Edwin Michael")!;
+    expect(edwin.lastName).toBe("Smith");
+    expect(edwin.custom).toContainEqual({ title: "Sex", value: "Male" });
+    expect(edwin.custom).toContainEqual({ title: "Occupation", value: "Software Engineer" });
+    expect(edwin.custom).toContainEqual({
+      title: "Marriage",
+      value: "Janice Ann Adams, 27 MAY 1995, San Ramon, Conta Costa Co., CA",
+    });
+    expect(tree.people.find((p) => p.firstName === "Gustaf")!.lastName).toBe("Smith, Sr.");
+    const guy = tree.people.find((p) => p.lastName === "Guy")!;
+    expect(guy.custom).toContainEqual({
+      title: "Birth",
+      value: "26 JUN 34 B.C., Hayward, Alameda Co., CA",
+    });
+    const martin = tree.people.find((p) => p.bio.includes("Husman"))!;
+    expect(martin.bio).toBe(
+      "<p>BIOGRAPHY<br>Martin was listed as being a Husman, (owning a house as opposed to a<br>farm) in the house records of Gladsax.</p>",
+    );
+  });
+});
+
+describe("parseGedcom mapping", () => {
+  it("maps DIV to EX_PARTNER, PEDI to adoptive parents and notes to escaped paragraphs", () => {
+    const tree = parseGedcom(
+      gedcom(
+        "0 @I1@ INDI",
+        "1 NAME Bella /Goth/",
+        "1 NOTE Likes <b>chess</b> & stars",
+        "2 CONT",
+        "2 CONT Second paragraph",
+        "1 FAMS @F1@",
+        "0 @I2@ INDI",
+        "1 NAME Mortimer /Goth/",
+        "1 FAMS @F1@",
+        "0 @I3@ INDI",
+        "1 NAME /Goth/",
+        "2 GIVN Cassandra",
+        "1 FAMC @F1@",
+        "2 PEDI adopted",
+        "0 @F1@ FAM",
+        "1 HUSB @I2@",
+        "1 WIFE @I1@",
+        "1 CHIL @I3@",
+        "1 MARR",
+        "1 DIV Y",
+      ),
+    );
+    const bella = tree.people[0]!;
+    expect(bella.bio).toBe(
+      "<p>Likes &lt;b&gt;chess&lt;/b&gt; &amp; stars</p><p>Second paragraph</p>",
+    );
+    expect(tree.people[2]!.firstName).toBe("Cassandra");
+    // Bella is first in the file and as deep as Mortimer: she is the root
+    expect(tree.data.person?._id).toBe(bella.key);
+    expect(tree.data.partners).toEqual([
+      { type: "EX_PARTNER", people: [{ _id: tree.people[1]!.key }] },
+    ]);
+    const cassandra = tree.data.children[0]!;
+    expect(cassandra.parents).toEqual([]);
+    expect(cassandra.adoptiveParents.map((r) => r._id)).toEqual([tree.people[1]!.key, bella.key]);
+  });
+
+  it("gives a person who is a child in two families a node under each", () => {
+    const tree = parseGedcom(
+      gedcom(
+        "0 @A@ INDI",
+        "1 NAME Birth /Mother/",
+        "0 @B@ INDI",
+        "1 NAME Foster /Father/",
+        "0 @C@ INDI",
+        "1 NAME Kid /Both/",
+        "0 @D@ INDI",
+        "1 NAME Grand /Child/",
+        "0 @F1@ FAM",
+        "1 WIFE @A@",
+        "1 CHIL @C@",
+        "0 @F2@ FAM",
+        "1 HUSB @B@",
+        "1 CHIL @C@",
+        "2 _FREL Foster",
+        "0 @F3@ FAM",
+        "1 HUSB @C@",
+        "1 CHIL @D@",
+      ),
+    );
+    const nameOf = namer(tree);
+    const kidNodes = nodes(tree.data).filter((n) => nameOf(n.person?._id) === "Kid Both");
+    expect(kidNodes).toHaveLength(2);
+    // the first placement (breadth first) carries the grandchild, the other does not repeat it
+    expect(kidNodes.map((n) => n.children.map((c) => nameOf(c.person?._id)))).toEqual([
+      ["Grand Child"],
+      [],
+    ]);
+    expect(kidNodes.map((n) => [n.parents.length, n.adoptiveParents.length])).toEqual([
+      [1, 0],
+      [0, 1],
+    ]);
+    expect(kidNodes[1]!.adoptiveParents.map((r) => nameOf(r._id))).toEqual(["Foster Father"]);
+  });
+
+  it("keeps a spouse's own parents: they get a hidden branch where the spouse appears again", () => {
+    const tree = parseGedcom(
+      gedcom(
+        "0 @G1@ INDI",
+        "1 NAME Old /Root/",
+        "0 @G2@ INDI",
+        "1 NAME Heir /Root/",
+        "0 @G3@ INDI",
+        "1 NAME Great /Grandchild/",
+        "0 @S@ INDI",
+        "1 NAME In /Law/",
+        "0 @P@ INDI",
+        "1 NAME Law /Parent/",
+        "0 @F1@ FAM",
+        "1 HUSB @G1@",
+        "1 CHIL @G2@",
+        "0 @F2@ FAM",
+        "1 HUSB @G2@",
+        "1 WIFE @S@",
+        "1 CHIL @G3@",
+        "0 @F3@ FAM",
+        "1 HUSB @P@",
+        "1 CHIL @S@",
+      ),
+    );
+    const nameOf = namer(tree);
+    expect(nameOf(tree.data.person?._id)).toBe("Old Root");
+    const branch = tree.data.children.find((c) => c.hidden)!;
+    expect(nameOf(branch.person?._id)).toBe("Law Parent");
+    const inLaw = branch.children[0]!;
+    expect(nameOf(inLaw.person?._id)).toBe("In Law");
+    expect(inLaw.partners[0]!.people.map((r) => nameOf(r._id))).toEqual(["Heir Root"]);
+    expect(inLaw.children).toEqual([]);
+  });
+
+  it("reads GEDCOM 7 shared notes with MIME text/html and Heirloom's own tags", () => {
+    const tree = parseGedcom(
+      enc(
+        [
+          "0 HEAD",
+          "1 GEDC",
+          "2 VERS 7.0",
+          "1 _HEIRLOOM_TITLE The Goths",
+          "0 @N1@ SNOTE <p>Kept <strong>as HTML</strong></p>",
+          "1 MIME text/html",
+          "0 @I1@ INDI",
+          "1 NAME Bella /Goth/",
+          "1 SNOTE @N1@",
+          "1 _HEIRLOOM_TRAIT Romantic",
+          "1 _HEIRLOOM_TRAIT Romantic",
+          "1 _HEIRLOOM_LIFE_STATE Alien",
+          "1 _HEIRLOOM_ASPIRATION Soulmate",
+          "1 FACT Astronaut",
+          "2 TYPE Career",
+          "0 TRLR",
+        ].join("\n"),
+      ),
+    );
+    expect(tree.title).toBe("The Goths");
+    const bella = tree.people[0]!;
+    expect(bella.bio).toBe("<p>Kept <strong>as HTML</strong></p>");
+    expect(bella.traits).toEqual(["Romantic"]);
+    expect(bella.lifeStates).toEqual(["Alien"]);
+    expect(bella.aspirations).toEqual(["Soulmate"]);
+    expect(bella.custom).toEqual([{ title: "Career", value: "Astronaut" }]);
+  });
+
+  it.each([
+    [
+      "a child who is their own parent's parent",
+      gedcom(
+        "0 @I1@ INDI",
+        "1 NAME Loop /Start/",
+        "0 @I2@ INDI",
+        "1 NAME Loop /End/",
+        "0 @F1@ FAM",
+        "1 HUSB @I1@",
+        "1 CHIL @I2@",
+        "0 @F2@ FAM",
+        "1 HUSB @I2@",
+        "1 CHIL @I1@",
+      ),
+      "their own ancestor",
+    ],
+    [
+      "a person who is their own child",
+      gedcom("0 @I1@ INDI", "1 NAME Self /Made/", "0 @F1@ FAM", "1 HUSB @I1@", "1 CHIL @I1@"),
+      "This GEDCOM file makes Self Made (@I1@) their own ancestor",
+    ],
+    [
+      "a family pointing to a missing person",
+      gedcom("0 @F1@ FAM", "1 HUSB @I9@"),
+      "Line 5 of the GEDCOM file refers to @I9@, which is not in the file.",
+    ],
+    [
+      "a person pointing to a missing family",
+      gedcom("0 @I1@ INDI", "1 FAMC @F9@"),
+      "refers to @F9@, which is not in the file",
+    ],
+    [
+      "a pointer to the wrong kind of record",
+      gedcom("0 @I1@ INDI", "0 @F1@ FAM", "1 CHIL @F1@"),
+      "refers to @F1@, which is not a person (INDI)",
+    ],
+    ["a missing shared note", gedcom("0 @I1@ INDI", "1 NOTE @N1@"), "refers to @N1@"],
+    ["a reused id", gedcom("0 @I1@ INDI", "0 @I1@ INDI"), "reuses the id @I1@"],
+    [
+      "a family link that is not a pointer",
+      gedcom("0 @I1@ INDI", "1 FAMS F1"),
+      "should point to a family",
+    ],
+  ])("refuses %s", (_name, bytes, message) => {
+    expect(refusal(bytes)).toContain(message);
+  });
+});

@@ -1,0 +1,59 @@
+// The shape every importer produces and every exporter reads: one tree with its people and
+// images, before it has ids in Heirloom's database. Importers (Plum Tree ZIP, PruneTree bundle,
+// Heirloom ZIP, GEDCOM) turn a file into an ImportedTree; lib/server/import turns an
+// ImportedTree into rows, all or nothing.
+import type { TreeNode } from "@/lib/schemas/tree";
+
+/** A person before import. `key` is the id the file used; tree data refers to people by it. */
+export interface ImportedPerson {
+  key: string;
+  firstName: string;
+  lastName: string;
+  /** HTML; sanitized on the server before it is stored. */
+  bio: string;
+  traits: string[];
+  aspirations: string[];
+  lifeStates: string[];
+  custom: { title: string; value: string }[];
+  /** A key of ImportedTree.images, or null. */
+  avatar: string | null;
+  /**
+   * Links as the file wrote them (optional: GEDCOM has none). A link whose treeId is the file's own
+   * tree (`ImportedTree.sourceTreeId`) is remapped to the new ids on import; others are kept only
+   * when they target a tree published on this server.
+   */
+  links?: ImportedLink[];
+}
+
+/** A person's link to a person in another tree, with the ids the file used. */
+export interface ImportedLink {
+  title: string;
+  treeId: string;
+  personId: string;
+}
+
+/** Image bytes, keyed by the name the file used (e.g. "images/abc.jpg" or "abc.jpg"). */
+export type ImportedImages = Map<string, Uint8Array>;
+
+export interface ImportedTree {
+  /** What the file was, for messages and logs. */
+  source: "plumtree" | "prunetree" | "heirloom" | "gedcom";
+  title: string;
+  /** HTML; sanitized on the server before it is stored. */
+  description: string;
+  /** A key of `images`, or null. */
+  cover: string | null;
+  /** The structure; every PersonRef `_id` is an ImportedPerson `key`, remapped on import. */
+  data: TreeNode;
+  people: ImportedPerson[];
+  images: ImportedImages;
+  /** The tree's id in the file, if it had one (links to it are links within the tree). */
+  sourceTreeId?: string | null;
+  /** Things the importer left out, for the player (e.g. an image missing from the archive). */
+  notes?: string[];
+}
+
+/** A file that cannot be imported. The message is shown to the player as the error's detail. */
+export class ImportError extends Error {
+  override name = "ImportError";
+}
