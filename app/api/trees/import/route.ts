@@ -1,0 +1,14 @@
+// POST /api/trees/import - a Plum Tree, PruneTree or Heirloom backup ZIP, or a GEDCOM file, as a new tree
+import { importQuery } from "@/lib/import/schemas";
+import { json, parseQuery } from "@/lib/server/http";
+import { IMPORT_PER_USER, importFile } from "@/lib/server/import/import-file";
+import { readImportBody } from "@/lib/server/import/read-import-body";
+import { enforceRateLimit } from "@/lib/server/rate-limit";
+import { withAuth } from "@/lib/server/route";
+
+export const POST = withAuth(async ({ req, user }) => {
+  const query = parseQuery(req, importQuery);
+  await enforceRateLimit(IMPORT_PER_USER, user.id);
+  const result = await importFile(user.id, await readImportBody(req), query);
+  return json(result, 201);
+});

@@ -1,0 +1,34 @@
+import { z } from "zod";
+import { TITLE_MAX } from "@/lib/schemas/tree";
+import { IMPORT_FORMATS } from "./detect";
+
+/** POST /api/trees/import?format=&title= */
+export const importQuery = z.object({
+  format: z
+    .enum(IMPORT_FORMATS, { error: `format must be one of ${IMPORT_FORMATS.join(", ")}` })
+    .optional(),
+  title: z
+    .string()
+    .trim()
+    .max(TITLE_MAX, `A title can be at most ${TITLE_MAX} characters`)
+    .optional(),
+});
+export type ImportQuery = z.infer<typeof importQuery>;
+
+export const EXPORT_FORMATS = ["zip", "gedcom"] as const;
+
+/** GET /api/trees/{treeId}/export?format= */
+export const exportQuery = z.object({
+  format: z
+    .enum(EXPORT_FORMATS, { error: `format must be one of ${EXPORT_FORMATS.join(", ")}` })
+    .default("zip"),
+});
+
+/** What POST /api/trees/import answers besides the tree. */
+export interface ImportSummary {
+  people: number;
+  images: number;
+  skippedImages: { image: string; reason: string }[];
+  droppedLinks: number;
+  notes: string[];
+}

@@ -1,0 +1,59 @@
+import "server-only";
+import { loadTreeForExport } from "./load-export";
+import { exportFileName } from "@/lib/export/filename";
+import { writeHeirloomZip } from "@/lib/export/heirloom-zip";
+import { imageName } from "@/lib/schemas/common";
+import { logger } from "@/lib/server/logger";
+import { getStorage } from "@/lib/server/storage";
+
+export interface ExportedFile {
+  filename: string;
+  contentType: string;
+  bytes: Uint8Array;
+}
+
+/** Stored images read at once while the backup is built. */
+const CONCURRENCY = 8;
+
+async function readImages(names: string[]): Promise<Map<string, Uint8Array>> {
+  const storage = getStorage();
+  const images = new Map<string, Uint8Array>();
+  const queue = [...names];
+  const work = async () => {
+    for (let name = queue.shift(); name; name = queue.shift()) {
+      const stored = await storage.get(name);
+      // A reference whose file is gone stays in the data; importing it notes the missing image.
+      if (stored) images.set(name, await stored.bytes());
+      else logger.warn({ image: name }, "export: image missing from storage");
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, work));
+  return new Map(names.filter((n) => images.has(n)).map((n) => [n, images.get(n)!]));
+}
+
+/**
+ * The owner's tree as an Heirloom backup ZIP (lib/import/heirloom.ts describes the layout): its
+ * data, its people, the cover and avatar images, and an offline tree.html. 404 when the tree is
+ * not the owner's.
+ */
+export async function exportTreeZip(
+  ownerId: string,
+  treeId: string,
+  now: Date = new Date(),
+): Promise<ExportedFile> {
+  const { tree, people } = await loadTreeForExport(ownerId, treeId);
+  const names = [
+    ...new Set(
+      [tree.cover, ...people.map((p) => p.avatar)].filter(
+        (name): name is string => name !== null && imageName.safeParse(name).success,
+      ),
+    ),
+  ];
+  const bytes = writeHeirloomZip({
+    tree,
+    people,
+    images: await readImages(names),
+    exportedAt: now,
+  });
+  return { filename: exportFileName(tree.title, "zip"), contentType: "application/zip", bytes };
+}
