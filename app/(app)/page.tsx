@@ -1,5 +1,6 @@
 import Image from "next/image";
 import { TextLink } from "@/components/ui/button";
+import { PlumTreeSection } from "@/components/home/plum-tree-section";
 import { StartActions } from "@/components/shell/start-actions";
 
 const FEATURES = [
@@ -25,7 +26,7 @@ export default function HomePage() {
         className="flex flex-col-reverse gap-8 sm:flex-row sm:items-center"
       >
         <div className="space-y-4">
-          <h1 id="welcome" className="text-plum-900 text-3xl font-bold sm:text-4xl">
+          <h1 id="welcome" className="text-3xl font-bold text-plum-900 sm:text-4xl">
             Welcome to Heirloom
           </h1>
           <p className="text-lg text-neutral-800">
@@ -34,8 +35,7 @@ export default function HomePage() {
             family to the world.
           </p>
           <p className="text-neutral-700">
-            Coming from The Plum Tree? Heirloom was made as a new home for its players and their
-            legacies.
+            Heirloom was made as a new home for the players of The Plum Tree and their legacies.
           </p>
           <StartActions />
         </div>
@@ -49,6 +49,8 @@ export default function HomePage() {
         />
       </section>
 
+      <PlumTreeSection />
+
       <section aria-labelledby="features">
         <h2 id="features" className="sr-only">
           Features
@@ -57,17 +59,17 @@ export default function HomePage() {
           {FEATURES.map((feature) => (
             <li
               key={feature.title}
-              className="border-plum-100 rounded-lg border bg-white p-5 shadow-sm"
+              className="rounded-lg border border-plum-100 bg-white p-5 shadow-sm"
             >
-              <h3 className="text-plum-900 text-lg font-semibold">{feature.title}</h3>
+              <h3 className="text-lg font-semibold text-plum-900">{feature.title}</h3>
               <p className="mt-2 text-neutral-700">{feature.text}</p>
             </li>
           ))}
         </ul>
       </section>
 
-      <section aria-labelledby="learn" className="bg-plum-100 rounded-lg p-6">
-        <h2 id="learn" className="text-plum-900 text-xl font-semibold">
+      <section aria-labelledby="learn" className="rounded-lg bg-plum-100 p-6">
+        <h2 id="learn" className="text-xl font-semibold text-plum-900">
           New here?
         </h2>
         <p className="mt-2 text-neutral-800">

@@ -1,8 +1,13 @@
 "use client";
 import Link from "next/link";
-import { useEffect, useId, useState } from "react";
+import { useCallback, useEffect, useId, useRef, useState } from "react";
+import { readCanvasViewport } from "@/components/tree-export/canvas-viewport";
+import { ExportImageDialog } from "@/components/tree-export/export-image-dialog";
 import { cx, focusRing } from "@/components/ui/class-names";
 import { DropdownButton, DropdownLink, DropdownMenu } from "@/components/ui/dropdown-menu";
+import { downloadExport, type ExportFormat } from "@/lib/client/api";
+import type { Person } from "@/lib/schemas/person";
+import type { TreeLayout } from "@/lib/tree/layout";
 import type { SaveStatus } from "./tree-saver";
 
 /** The toolbar's height, which is also where the panels start (SPEC.md section 2). */
@@ -23,6 +28,12 @@ export interface EditorToolbarProps {
   onSave: () => void;
   onDelete: () => void;
   status: SaveStatus;
+  /** The tree as laid out now, for Export image. */
+  layout: TreeLayout;
+  people: ReadonlyMap<string, Person>;
+  title: string;
+  /** Saves pending changes, so that an exported backup holds them. */
+  onFlush: () => Promise<void>;
 }
 
 function PreviewToggle({
@@ -53,8 +64,17 @@ const mobileItem = cx(
  * closes when the window is resized.
  */
 export function EditorToolbar(props: EditorToolbarProps) {
-  const { treeId, onSave, onDelete, status } = props;
+  const { treeId, onSave, onDelete, status, onFlush } = props;
   const [mobileOpen, setMobileOpen] = useState(false);
+  const [imageOpen, setImageOpen] = useState(false);
+  const [exporting, setExporting] = useState<ExportFormat | null>(null);
+  const rootRef = useRef<HTMLDivElement>(null);
+  // The canvas is the toolbar's sibling in the editor.
+  const getViewport = useCallback(
+    () =>
+      rootRef.current?.parentElement ? readCanvasViewport(rootRef.current.parentElement) : null,
+    [],
+  );
   // The shared dropdowns keep their own open state; a new key on resize closes them.
   const [resizes, setResizes] = useState(0);
   const mobileId = useId();
@@ -83,8 +103,24 @@ export function EditorToolbar(props: EditorToolbarProps) {
     action();
   };
 
+  async function exportFile(format: ExportFormat) {
+    if (exporting) return;
+    setExporting(format);
+    try {
+      if (status !== "saved") await onFlush();
+      await downloadExport(treeId, format);
+    } catch {
+      // downloadExport and the save have told the user.
+    } finally {
+      setExporting(null);
+    }
+  }
+  const exportBackup = () => void exportFile("zip");
+  const exportGedcom = () => void exportFile("gedcom");
+  const openImageExport = () => setImageOpen(true);
+
   return (
-    <div className="relative z-30">
+    <div ref={rootRef} className="relative z-30" aria-busy={exporting !== null || undefined}>
       <div
         style={{ height: TOOLBAR_HEIGHT }}
         className="flex items-center gap-3 border-b border-plum-100 bg-white px-4"
@@ -109,6 +145,14 @@ export function EditorToolbar(props: EditorToolbarProps) {
             <DropdownButton onClick={onSave}>Save Tree</DropdownButton>
             <DropdownLink href={`${base}/publish`}>Publish Tree</DropdownLink>
             <DropdownButton onClick={onDelete}>Delete Tree</DropdownButton>
+            <DropdownLink href="/trees/import">Import</DropdownLink>
+            <DropdownButton onClick={exportBackup} disabled={exporting !== null}>
+              Export backup
+            </DropdownButton>
+            <DropdownButton onClick={exportGedcom} disabled={exporting !== null}>
+              Export GEDCOM
+            </DropdownButton>
+            <DropdownButton onClick={openImageExport}>Export image</DropdownButton>
           </DropdownMenu>
           <DropdownMenu key={`edit-${resizes}`} label="Edit" buttonClassName="hover:bg-plum-50">
             <DropdownLink href={`${base}/details`}>Tree Details</DropdownLink>
@@ -148,6 +192,28 @@ export function EditorToolbar(props: EditorToolbarProps) {
           <button type="button" className={mobileItem} onClick={act(onDelete)}>
             Delete Tree
           </button>
+          <Link href="/trees/import" className={mobileItem}>
+            Import
+          </Link>
+          <button
+            type="button"
+            className={mobileItem}
+            onClick={act(exportBackup)}
+            disabled={exporting !== null}
+          >
+            Export backup
+          </button>
+          <button
+            type="button"
+            className={mobileItem}
+            onClick={act(exportGedcom)}
+            disabled={exporting !== null}
+          >
+            Export GEDCOM
+          </button>
+          <button type="button" className={mobileItem} onClick={act(openImageExport)}>
+            Export image
+          </button>
         </section>
         <section className="space-y-1">
           <h2 className="px-3 text-xs font-semibold tracking-wide text-plum-900 uppercase">Edit</h2>
@@ -165,6 +231,14 @@ export function EditorToolbar(props: EditorToolbarProps) {
           <PreviewToggle {...props} />
         </section>
       </nav>
+      <ExportImageDialog
+        open={imageOpen}
+        onClose={() => setImageOpen(false)}
+        layout={props.layout}
+        people={props.people}
+        title={props.title}
+        getViewport={getViewport}
+      />
     </div>
   );
 }

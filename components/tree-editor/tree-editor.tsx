@@ -77,7 +77,7 @@ let earlyLoad: { treeId: string; at: number; promise: ReturnType<typeof loadTree
 if (typeof window !== "undefined" && getToken()) {
   const match = /^\/trees\/([^/]+)\/?$/.exec(window.location.pathname);
   const treeId = match ? decodeURIComponent(match[1]!) : null;
-  if (treeId && treeId !== "create") {
+  if (treeId && treeId !== "create" && treeId !== "import") {
     const promise = loadTree(treeId);
     // Its failure is handled by the editor that takes it.
     promise.catch(() => undefined);
@@ -232,6 +232,10 @@ function LoadedTreeEditor({ tree, people }: { tree: Tree; people: Person[] }) {
         onSave={() => void save.save()}
         onDelete={() => setConfirmDelete(true)}
         status={save.status}
+        layout={layout}
+        people={peopleById}
+        title={tree.title}
+        onFlush={save.save}
       />
       <TreeWorkspace
         treeId={tree._id}

@@ -101,3 +101,152 @@ export async function api<T = unknown>(path: string, options: ApiOptions = {}): 
   const text = await response.text();
   return (text ? JSON.parse(text) : undefined) as T;
 }
+
+/** What POST /api/trees/import answers: the new tree and what was brought in. */
+export interface TreeImportResult {
+  tree: { _id: string; title: string };
+  imported: {
+    people: number;
+    images: number;
+    /** The images left out: a count, or one entry per image with the reason. */
+    skippedImages: number | { image: string; reason: string }[];
+    notes?: string[];
+  };
+}
+
+export interface ImportTreeOptions {
+  /** The title of the new tree (default: the file's own title). */
+  title?: string;
+  /** "plumtree", "prunetree", "heirloom" or "gedcom"; the server detects it when left out. */
+  format?: string;
+  /** Upload progress, 0 to 1; called with 1 once the whole file is sent. */
+  onProgress?: (fraction: number) => void;
+  signal?: AbortSignal;
+}
+
+export const IMPORT_ERROR = "Unknown error occurred importing the tree";
+
+function detailOf(body: string): string | null {
+  try {
+    const parsed = JSON.parse(body) as { errors?: { detail?: unknown }[] };
+    const detail = parsed.errors?.[0]?.detail;
+    return typeof detail === "string" ? detail : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Uploads a backup (a ZIP or a GEDCOM file) as a new tree. XMLHttpRequest rather than fetch, so
+ * that upload progress can be shown. Errors are thrown as ApiRequestError without a toast: the
+ * import page shows them beside the form.
+ */
+export function importTree(file: Blob, options: ImportTreeOptions = {}): Promise<TreeImportResult> {
+  const token = getToken();
+  if (!token) return Promise.reject(new ApiRequestError(401, NOT_LOGGED_IN));
+  const query = new URLSearchParams();
+  if (options.title) query.set("title", options.title);
+  if (options.format) query.set("format", options.format);
+  const url = `/api/trees/import${query.size > 0 ? `?${query.toString()}` : ""}`;
+
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open("POST", url);
+    xhr.setRequestHeader("authorization", `Bearer ${token}`);
+    xhr.setRequestHeader("content-type", file.type || "application/octet-stream");
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable && event.total > 0)
+        options.onProgress?.(event.loaded / event.total);
+    };
+    xhr.upload.onload = () => options.onProgress?.(1);
+    xhr.onerror = () => reject(new ApiRequestError(0, null));
+    xhr.onabort = () => reject(new DOMException("The import was cancelled", "AbortError"));
+    xhr.onload = () => {
+      if (xhr.status === 403) {
+        clearToken();
+        notify.warning(SESSION_EXPIRED);
+        onSessionExpired();
+        reject(new ApiRequestError(403, SESSION_EXPIRED));
+        return;
+      }
+      if (xhr.status < 200 || xhr.status >= 300) {
+        reject(new ApiRequestError(xhr.status, detailOf(xhr.responseText)));
+        return;
+      }
+      try {
+        resolve(JSON.parse(xhr.responseText) as TreeImportResult);
+      } catch {
+        reject(new ApiRequestError(xhr.status, null));
+      }
+    };
+    options.signal?.addEventListener("abort", () => xhr.abort(), { once: true });
+    xhr.send(file);
+  });
+}
+
+export type ExportFormat = "zip" | "gedcom";
+
+const EXPORT_ERROR = "Unknown error occurred exporting the tree";
+
+/** The file name in a Content-Disposition header (filename* first), if any. */
+export function dispositionFilename(header: string | null): string | null {
+  if (!header) return null;
+  const extended = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(header);
+  if (extended?.[1]) {
+    try {
+      return decodeURIComponent(extended[1].trim());
+    } catch {
+      // fall through to the plain parameter
+    }
+  }
+  const plain = /filename\s*=\s*(?:"([^"]*)"|([^;]+))/.exec(header);
+  const name = (plain?.[1] ?? plain?.[2])?.trim();
+  return name || null;
+}
+
+/**
+ * Downloads a tree's backup ZIP or GEDCOM file with the bearer token (a plain link could not
+ * send it) and hands it to the browser as a download. Errors raise the usual toast.
+ */
+export async function downloadExport(
+  treeId: string,
+  format: ExportFormat,
+): Promise<{ blob: Blob; filename: string }> {
+  const token = getToken();
+  if (!token) {
+    notify.error(NOT_LOGGED_IN);
+    throw new ApiRequestError(401, NOT_LOGGED_IN);
+  }
+  const path = `/api/trees/${encodeURIComponent(treeId)}/export?format=${format}`;
+  let response: Response;
+  try {
+    response = await fetch(path, { headers: { authorization: `Bearer ${token}` } });
+  } catch {
+    notify.error(EXPORT_ERROR);
+    throw new ApiRequestError(0, null);
+  }
+  if (response.status === 403) {
+    clearToken();
+    notify.warning(SESSION_EXPIRED);
+    onSessionExpired();
+    throw new ApiRequestError(403, SESSION_EXPIRED);
+  }
+  if (!response.ok) {
+    const detail = await readDetail(response);
+    notify.error(detail ?? EXPORT_ERROR);
+    throw new ApiRequestError(response.status, detail);
+  }
+  const blob = await response.blob();
+  const filename =
+    dispositionFilename(response.headers.get("content-disposition")) ??
+    `family-tree.${format === "zip" ? "zip" : "ged"}`;
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = filename;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  return { blob, filename };
+}

@@ -15,14 +15,24 @@ const DESCRIPTION_PREVIEW = 200;
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { treeId } = await params;
-  const { tree } = await loadPublicTree(treeId);
+  const { tree, lastPublishDate } = await loadPublicTree(treeId);
   const title = tree.title || "Untitled Tree";
   const description =
     truncateText(htmlToPlainText(tree.description), DESCRIPTION_PREVIEW) ||
     "A Sims family tree, shared with Heirloom.";
+  // The cover when there is one; otherwise the generated card with the title and the Sim count,
+  // addressed by publish date so that a republished tree is fetched afresh.
   const images = tree.cover
     ? [{ url: resizedImageUrl(tree.cover, "1200x640"), width: 1200, height: 640, alt: title }]
-    : undefined;
+    : [
+        {
+          url: `/api/published/${encodeURIComponent(treeId)}/og?v=${encodeURIComponent(lastPublishDate)}`,
+          width: 1200,
+          height: 630,
+          type: "image/png",
+          alt: title,
+        },
+      ];
   return {
     // Link previews need absolute URLs; APP_URL is the address the site is served at.
     metadataBase: new URL(getEnv().APP_URL),
@@ -37,7 +47,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
       description,
       images,
     },
-    twitter: { card: images ? "summary_large_image" : "summary", title, description, images },
+    twitter: { card: "summary_large_image", title, description, images },
   };
 }
 
