@@ -1,0 +1,160 @@
+// The scale seed, small: 50 users and 100 trees in a throwaway PostgreSQL database that the route
+// handlers of this file then use, so a seeded user signs in through the API like a player.
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { resetEnvForTests } from "@/lib/env";
+import type { TreeNode } from "@/lib/schemas/tree";
+import { db } from "@/lib/server/db";
+import { SEED_PASSWORD, type SeedMeta, seedScale, seedUsername } from "@/scripts/lib/seed/seed";
+import { api } from "../helpers/api";
+import { TEST_DATABASE_URL } from "../../vitest.config";
+
+const name = `heirloom_seed_smoke_${process.pid}`;
+const adminUrl = Object.assign(new URL(TEST_DATABASE_URL), { pathname: "/postgres" }).toString();
+const databaseUrl = Object.assign(new URL(TEST_DATABASE_URL), { pathname: `/${name}` }).toString();
+// Before anything opens the Prisma client: this file's handlers use the seeded database.
+process.env.DATABASE_URL = databaseUrl;
+resetEnvForTests();
+
+let uploadsDir: string;
+let meta: SeedMeta;
+let pool: pg.Pool;
+
+async function admin(sql: string) {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+const count = async (table: string) =>
+  (await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${table}"`)).rows[0]!.n;
+
+beforeAll(async () => {
+  await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  await admin(`CREATE DATABASE "${name}"`);
+  uploadsDir = await fs.mkdtemp(path.join(os.tmpdir(), "heirloom-seed-"));
+  meta = await seedScale({
+    databaseUrl,
+    users: 50,
+    trees: 100,
+    seed: 3,
+    avatars: 5,
+    uploadsDir,
+    log: () => undefined,
+  });
+  pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+}, 120_000);
+
+afterAll(async () => {
+  await pool?.end();
+  await db.$disconnect();
+  await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  if (uploadsDir) await fs.rm(uploadsDir, { recursive: true, force: true });
+});
+
+describe("seed:scale", () => {
+  it("writes the users, trees, people, published copies and avatars it reports", async () => {
+    expect(meta).toMatchObject({ users: 50, trees: 100, published: 14, uploads: 5 });
+    expect(await count("User")).toBe(50);
+    expect(await count("Tree")).toBe(100);
+    expect(await count("Person")).toBe(meta.people);
+    expect(meta.people).toBe(meta.sizes.total);
+    expect(await count("PublishedTree")).toBe(14);
+    expect(await count("Upload")).toBe(5);
+    const avatars = await pool.query<{ id: string; size: number }>(
+      `SELECT u."id", u."size" FROM "Upload" u JOIN "Person" p ON p."avatar" = u."id"`,
+    );
+    expect(avatars.rows).toHaveLength(5);
+    for (const { id, size } of avatars.rows) {
+      expect((await fs.stat(path.join(uploadsDir, id))).size).toBe(size);
+    }
+  });
+
+  it("places exactly the people of each tree in its structure", async () => {
+    const { rows } = await pool.query<{ id: string; data: TreeNode; people: string[] }>(
+      `SELECT t."id", t."data", array_agg(p."id") AS people
+       FROM "Tree" t JOIN "Person" p ON p."treeId" = t."id" GROUP BY t."id"`,
+    );
+    expect(rows).toHaveLength(100);
+    for (const row of rows) {
+      const placed: string[] = [];
+      const stack = [row.data];
+      for (let node = stack.pop(); node; node = stack.pop()) {
+        if (node.person) placed.push(node.person._id);
+        for (const partner of node.partners) for (const p of partner.people) placed.push(p._id);
+        stack.push(...node.children);
+      }
+      expect(placed.sort()).toEqual([...row.people].sort());
+    }
+  });
+
+  it("lets a seeded user sign in with the shared password and read their trees", async () => {
+    const owner = (
+      await pool.query<{ ownerId: string; trees: number }>(
+        `SELECT "ownerId", count(*)::int AS trees FROM "Tree"
+         GROUP BY "ownerId" ORDER BY count(*) DESC LIMIT 1`,
+      )
+    ).rows[0]!;
+    const signIn = await api.post("/api/account/signin", {
+      username: owner.ownerId,
+      password: SEED_PASSWORD,
+    });
+    expect(signIn.status).toBe(200);
+    const token = (signIn.body as { token: string }).token;
+
+    const trees = await api.get<{ _id: string }[]>("/api/trees", { token });
+    expect(trees.status).toBe(200);
+    expect(trees.body).toHaveLength(owner.trees);
+    const first = trees.body[0]!._id;
+    const [tree, people] = await Promise.all([
+      api.get(`/api/trees/${first}`, { token }),
+      api.get<unknown[]>(`/api/people?tree=${first}`, { token }),
+    ]);
+    expect(tree.status).toBe(200);
+    expect(people.status).toBe(200);
+    expect(people.body).toHaveLength(
+      (await pool.query(`SELECT 1 FROM "Person" WHERE "treeId" = $1`, [first])).rowCount!,
+    );
+
+    const wrong = await api.post("/api/account/signin", {
+      username: seedUsername(0),
+      password: "not the password",
+    });
+    expect(wrong.status).toBe(400);
+  });
+
+  it("serves the seeded published copies to anyone", async () => {
+    const { treeId } = (
+      await pool.query<{ treeId: string }>(`SELECT "treeId" FROM "PublishedTree" LIMIT 1`)
+    ).rows[0]!;
+    const published = await api.get<{ tree: { _id: string } }>(`/api/published/${treeId}`);
+    expect(published.status).toBe(200);
+    expect(published.body.tree._id).toBe(treeId);
+  });
+
+  it("refuses a database with users in it unless told to append or reset", async () => {
+    const options = {
+      databaseUrl,
+      users: 5,
+      trees: 10,
+      avatars: 0,
+      uploadsDir,
+      log: () => undefined,
+    };
+    await expect(seedScale({ ...options, skipMigrations: true })).rejects.toThrow(
+      /already has 50 users/,
+    );
+    const appended = await seedScale({ ...options, skipMigrations: true, mode: "append" });
+    expect(appended).toMatchObject({ users: 55, trees: 110 });
+    expect(await count("User")).toBe(55);
+    expect(await count("Tree")).toBe(110);
+    expect(await count("Person")).toBe(appended.people);
+  });
+});
