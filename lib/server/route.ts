@@ -51,8 +51,10 @@ export async function authenticate(req: Request): Promise<AuthUser> {
   const match = /^Bearer\s+(\S+)$/i.exec(header.trim());
   if (!match?.[1]) throw new ApiError(401, "Looks like you're not logged in");
   const claims = await verifyToken(match[1]);
+  // A signed username PostgreSQL cannot store (a NUL) names no one; querying it would be a 500.
   const user =
     claims &&
+    isStorable(claims.username) &&
     (await db.user.findUnique({
       where: { id: claims.username },
       select: { id: true, email: true, sessionVersion: true },

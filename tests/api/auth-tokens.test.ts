@@ -107,6 +107,11 @@ describe("session tokens", () => {
     },
     { name: "a token with a numeric username", token: () => mint({ username: 42 }) },
     { name: "a token of an unknown user", token: () => mint({ username: "nobody_here_at_all" }) },
+    // Found by the fuzzer: the NUL reached PostgreSQL and answered 500.
+    {
+      name: "a signed token whose username has a NUL",
+      token: () => mint({ username: "a\u0000b" }),
+    },
     { name: "the token of a deleted account", token: () => deleted.token },
     { name: "a token that is not a JWT", token: () => "not-a-jwt" },
   ])("$name gets 403", async ({ token }) => {

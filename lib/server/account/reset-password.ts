@@ -19,6 +19,14 @@ export async function resetPassword({
   token: string;
 }): Promise<{ message: string }> {
   const tokenHash = hashResetToken(token);
+  const invalid = () => new ApiError(400, "This reset link is invalid or has expired");
+  // A link that cannot work is refused before any argon2 work: this route has no rate limit, so
+  // otherwise anyone could make the server hash (19 MiB, t=2) as fast as they can send requests.
+  const live = await db.passwordResetToken.findFirst({
+    where: { tokenHash, userId: username, usedAt: null, expiresAt: { gt: new Date() } },
+    select: { id: true },
+  });
+  if (!live) throw invalid();
   // Hashed before the transaction: argon2 is slow and must not hold a database transaction open.
   const passwordHash = await hashPassword(password);
   await db.$transaction(async (tx) => {
@@ -27,7 +35,8 @@ export async function resetPassword({
       where: { tokenHash, userId: username, usedAt: null, expiresAt: { gt: now } },
       data: { usedAt: now },
     });
-    if (spent.count !== 1) throw new ApiError(400, "This reset link is invalid or has expired");
+    // Spent (or expired) by a concurrent request since the check above.
+    if (spent.count !== 1) throw invalid();
     await tx.passwordResetToken.updateMany({
       where: { userId: username, usedAt: null },
       data: { usedAt: now },
