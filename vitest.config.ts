@@ -76,6 +76,19 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
+      {
+        resolve: { alias },
+        test: {
+          name: "reliability",
+          environment: "node",
+          include: ["tests/reliability/**/*.test.ts"],
+          // Each file starts real servers and may restart PostgreSQL: one at a time.
+          fileParallelism: false,
+          env: { NODE_ENV: "test" },
+          testTimeout: 900_000,
+          hookTimeout: 900_000,
+        },
+      },
     ],
   },
 });

@@ -4,6 +4,9 @@ import { createServer } from "node:http";
 import next from "next";
 import { getEnv } from "../lib/env";
 
+/** How long an idle keep-alive connection is kept open. */
+export const KEEP_ALIVE_MS = 65_000;
+
 type GlobalWithDb = typeof globalThis & { __heirloomDb?: { $disconnect(): Promise<void> } };
 
 export async function startServer(options: { dev?: boolean } = {}) {
@@ -18,6 +21,11 @@ export async function startServer(options: { dev?: boolean } = {}) {
     }
     void handle(req, res);
   });
+  // Node closes idle keep-alive connections after 5 s; a client or proxy that reuses one just then
+  // gets EPIPE/ECONNRESET on a request the app never saw. Outlive the usual proxy idle timeouts
+  // (60 s) instead, so the client side always closes first.
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
+  server.headersTimeout = KEEP_ALIVE_MS + 1_000;
   await new Promise<void>((resolve) => server.listen(env.PORT, resolve));
   console.log(`Heirloom is serving ${env.APP_URL} on port ${env.PORT}`);
 

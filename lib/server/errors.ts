@@ -23,6 +23,47 @@ export function errorResponse(status: number, detail: string, headers?: Record<s
   return NextResponse.json({ errors: [{ detail }] }, { status, headers });
 }
 
+export const DATABASE_UNAVAILABLE =
+  "The database is unavailable right now. Please try again in a moment.";
+
+/** Prisma's codes for a database that cannot be reached or closed the connection. */
+const UNREACHABLE_CODES = new Set(["P1001", "P1002", "P1008", "P1017"]);
+/** Socket errors of the driver (pg) when the server is down or went away. */
+const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "ENOTFOUND"]);
+/** pg's messages for a connection that ended under it (these carry no code). */
+const CLOSED_CONNECTION = /^Connection terminated|connection error and is not queryable/;
+
+/**
+ * True when `error` (or its cause) says the database is down, restarting or unreachable, rather
+ * than that the request was wrong: a socket error, a closed connection, or PostgreSQL's class 08
+ * (connection exception) and 57P (shutting down, starting up) errors.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (error instanceof Prisma.PrismaClientInitializationError) return true;
+  const seen = new Set<unknown>();
+  const stack: unknown[] = [error];
+  while (stack.length > 0) {
+    const item = stack.pop() as {
+      code?: unknown;
+      message?: unknown;
+      cause?: unknown;
+      meta?: { driverAdapterError?: unknown };
+    } | null;
+    if (!item || typeof item !== "object" || seen.has(item)) continue;
+    seen.add(item);
+    const code = typeof item.code === "string" ? item.code : "";
+    if (UNREACHABLE_CODES.has(code) || SOCKET_CODES.has(code) || /^(08|57P0[123])/.test(code)) {
+      return true;
+    }
+    // the driver's error behind a Prisma error: {cause: {kind, originalCode, …}}
+    const original = (item as { originalCode?: unknown }).originalCode;
+    if (typeof original === "string" && /^(08|57P0[123])/.test(original)) return true;
+    if (typeof item.message === "string" && CLOSED_CONNECTION.test(item.message)) return true;
+    stack.push(item.cause, item.meta?.driverAdapterError);
+  }
+  return false;
+}
+
 /** Maps anything thrown by a handler to the spec's error shape; unexpected errors are hidden. */
 export function handleApiError(error: unknown, requestId?: string): NextResponse {
   if (error instanceof ApiError) return errorResponse(error.status, error.detail, error.headers);
@@ -30,6 +71,10 @@ export function handleApiError(error: unknown, requestId?: string): NextResponse
   if (error instanceof Prisma.PrismaClientKnownRequestError) {
     if (error.code === "P2025") return errorResponse(404, "Not found");
     if (error.code === "P2002") return errorResponse(409, "That already exists");
+  }
+  if (isDatabaseUnavailable(error)) {
+    logger.warn({ err: error, requestId }, "database unavailable");
+    return errorResponse(503, DATABASE_UNAVAILABLE, { "Retry-After": "5" });
   }
   logger.error({ err: error, requestId }, "unhandled error");
   return errorResponse(500, "Something went wrong on our side. Please try again.");
