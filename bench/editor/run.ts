@@ -72,12 +72,42 @@ async function ensureServer(): Promise<ChildProcess | null> {
   throw new Error("The server did not start in 10 minutes");
 }
 
+/** Seeding sends 10,000 requests; a database restart by someone else's test should not end the run. */
+const SEED_ATTEMPTS = 4;
+
 async function call<T>(
   method: string,
   url: string,
   body: unknown,
   token?: string,
   headers: Record<string, string> = {},
+): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await callOnce<T>(method, url, body, token, headers);
+    } catch (error) {
+      const transient = !(error instanceof HttpError) || error.status >= 500;
+      if (!transient || attempt >= SEED_ATTEMPTS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 1000 * attempt));
+    }
+  }
+}
+
+class HttpError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
+async function callOnce<T>(
+  method: string,
+  url: string,
+  body: unknown,
+  token: string | undefined,
+  headers: Record<string, string>,
 ): Promise<T> {
   const response = await fetch(`${baseURL}${url}`, {
     method,
@@ -88,8 +118,10 @@ async function call<T>(
     },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  if (!response.ok)
-    throw new Error(`${method} ${url} → ${response.status} ${await response.text()}`);
+  if (!response.ok) {
+    const detail = await response.text();
+    throw new HttpError(`${method} ${url} → ${response.status} ${detail}`, response.status);
+  }
   return (await response.json()) as T;
 }
 

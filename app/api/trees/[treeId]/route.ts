@@ -1,9 +1,10 @@
 // GET, PATCH (details or structure) and DELETE /api/trees/[treeId]
+import { NextResponse } from "next/server";
 import { z } from "zod";
 import { json, parseBody } from "@/lib/server/http";
 import { withAuth } from "@/lib/server/route";
 import { deleteTree } from "@/lib/server/trees/delete-tree";
-import { getTreeOrThrow } from "@/lib/server/trees/get-tree";
+import { getTreeJson } from "@/lib/server/trees/get-tree";
 import { expectedVersionFrom } from "@/lib/server/trees/if-match";
 import { parseTreePatch } from "@/lib/server/trees/parse-tree-patch";
 import { saveTreeData } from "@/lib/server/trees/save-tree-data";
@@ -13,8 +14,11 @@ import { updateTreeDetails } from "@/lib/server/trees/update-tree-details";
 type Params = { treeId: string };
 
 export const GET = withAuth<Params>(async ({ params, user }) => {
-  const tree = await getTreeOrThrow(user.id, params.treeId);
-  return json(tree, { headers: { ETag: treeEtag(tree.version) } });
+  // The JSON text as PostgreSQL wrote it (a large tree's data is megabytes, never parsed here).
+  const tree = await getTreeJson(user.id, params.treeId);
+  return new NextResponse(tree.json, {
+    headers: { "content-type": "application/json", ETag: treeEtag(tree.version) },
+  });
 });
 
 export const PATCH = withAuth<Params>(async ({ req, params, user }) => {
