@@ -1,15 +1,16 @@
-import { nameChars, PARTNER_TYPE_LABELS, truncate } from "@/components/tree-canvas/labels";
+import { PARTNER_TYPE_LABELS } from "@/components/tree-canvas/labels";
 import type { Person } from "@/lib/schemas/person";
 import type { PartnerType } from "@/lib/schemas/tree";
+import { LAYOUT, type Bounds, type TreeLayout } from "@/lib/tree/layout";
 import {
-  itemsInRect,
-  LAYOUT,
-  nodeGeometry,
-  type Bounds,
-  type FamilyLink,
-  type LayoutNode,
-  type TreeLayout,
-} from "@/lib/tree/layout";
+  DEFAULT_AVATAR_KEY,
+  dropNonXmlChars,
+  sceneAvatarKeys,
+  treeScene,
+  type TreeScene,
+} from "./tree-scene";
+
+export { DEFAULT_AVATAR_KEY };
 
 /** The colours of the editor's canvas (app/globals.css), written out: the file has no Tailwind. */
 export const EXPORT_COLORS = {
@@ -29,8 +30,9 @@ export const EXPORT_COLORS = {
 export const EXPORT_FONT_FAMILY = "Heirloom Export";
 /** Layout units of empty space around the exported part of the tree. */
 export const EXPORT_MARGIN = 24;
-/** The avatar key of Sims without an avatar (the default avatar). */
-export const DEFAULT_AVATAR_KEY = "";
+
+/** The corner radius of a node's box. */
+export const EXPORT_BOX_RADIUS = 14;
 
 export type ExportRegion = "whole" | "visible";
 
@@ -47,6 +49,8 @@ export interface TreeSvgInput {
   fontDataUri: string | null;
   /** Avatar key (the stored file name, or DEFAULT_AVATAR_KEY) → data: URI. */
   avatars: ReadonlyMap<string, string>;
+  /** The scene of `layout` in `rect`, when already worked out. */
+  scene?: TreeScene;
 }
 
 export interface TreeSvg {
@@ -74,10 +78,6 @@ export function pixelSize(rect: Bounds, scale: number): { width: number; height:
   };
 }
 
-// XML 1.0 refuses these code points even as character references; a name holding one would make
-// the whole file unreadable, so they are dropped (lone surrogates included).
-const NOT_XML_CHAR =
-  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 const ESCAPES: Record<string, string> = {
   "&": "&amp;",
   "<": "&lt;",
@@ -88,7 +88,7 @@ const ESCAPES: Record<string, string> = {
 
 /** Text or an attribute value made safe to place inside an SVG (XML) document. */
 export function escapeXml(text: string): string {
-  return text.replace(NOT_XML_CHAR, "").replace(/[&<>"']/g, (char) => ESCAPES[char]!);
+  return dropNonXmlChars(text).replace(/[&<>"']/g, (char) => ESCAPES[char]!);
 }
 
 const num = (value: number) => String(Math.round(value * 100) / 100);
@@ -99,29 +99,8 @@ export function avatarKeysInRect(
   people: ReadonlyMap<string, Person>,
   rect: Bounds,
 ): Set<string> {
-  const keys = new Set<string>();
-  for (const laid of nodesInRect(layout, rect)) {
-    for (const slot of nodeGeometry(laid.node, people).slots) {
-      const person = slot.personId ? people.get(slot.personId) : undefined;
-      if (person) keys.add(person.avatar ?? DEFAULT_AVATAR_KEY);
-    }
-  }
-  return keys;
+  return sceneAvatarKeys(treeScene(layout, people, rect));
 }
-
-function nodesInRect(layout: TreeLayout, rect: Bounds): LayoutNode[] {
-  return containsBounds(rect, layout.bounds) ? layout.nodes : itemsInRect(layout, rect).nodes;
-}
-
-function linksInRect(layout: TreeLayout, rect: Bounds): FamilyLink[] {
-  return containsBounds(rect, layout.bounds) ? layout.links : itemsInRect(layout, rect).links;
-}
-
-const containsBounds = (outer: Bounds, inner: Bounds) =>
-  outer.minX <= inner.minX &&
-  outer.maxX >= inner.maxX &&
-  outer.minY <= inner.minY &&
-  outer.maxY >= inner.maxY;
 
 /** The partner-type marks of the canvas (components/tree-canvas/tree-node.tsx), as markup. */
 function partnerMark(type: PartnerType, x: number): string {
@@ -177,20 +156,18 @@ export function buildTreeSvg(input: TreeSvgInput): TreeSvg {
     return id;
   };
 
+  const scene = input.scene ?? treeScene(layout, people, rect);
   out.push(`<g fill="none" stroke="${EXPORT_COLORS.link}" stroke-width="2">`);
-  for (const link of linksInRect(layout, rect)) out.push(`<path d="${link.d}"/>`);
+  for (const d of scene.links) out.push(`<path d="${d}"/>`);
   out.push("</g>");
 
-  for (const laid of nodesInRect(layout, rect)) {
-    const { width: boxWidth, slots } = nodeGeometry(laid.node, people);
+  const nameY = nodeHeight / 2 + 14;
+  for (const node of scene.nodes) {
     out.push(
-      `<g transform="translate(${num(laid.x)},${num(laid.y)})">`,
-      `<rect x="${num(-boxWidth / 2)}" y="${-nodeHeight / 2}" width="${num(boxWidth)}" height="${nodeHeight}" rx="14" fill="${EXPORT_COLORS.box}" stroke="${EXPORT_COLORS.boxStroke}" stroke-width="1.5"/>`,
+      `<g transform="translate(${num(node.x)},${num(node.y)})">`,
+      `<rect x="${num(-node.width / 2)}" y="${-nodeHeight / 2}" width="${num(node.width)}" height="${nodeHeight}" rx="${EXPORT_BOX_RADIUS}" fill="${EXPORT_COLORS.box}" stroke="${EXPORT_COLORS.boxStroke}" stroke-width="1.5"/>`,
     );
-    const nameY = nodeHeight / 2 + 14;
-    for (const slot of slots) {
-      const person = slot.personId ? people.get(slot.personId) : undefined;
-      const { r, dx } = slot;
+    for (const { dx, r, person } of node.slots) {
       if (!person) {
         out.push(
           `<g transform="translate(${num(dx)},0)"><circle r="${r}" fill="${EXPORT_COLORS.placeholder}" stroke="${EXPORT_COLORS.boxStroke}" stroke-width="2" stroke-dasharray="4 3"/>`,
@@ -198,22 +175,17 @@ export function buildTreeSvg(input: TreeSvgInput): TreeSvg {
         );
         continue;
       }
-      const pattern = patternFor(person.avatar ?? DEFAULT_AVATAR_KEY);
-      const chars = nameChars(r);
+      const pattern = patternFor(person.avatarKey);
       out.push(
         `<g transform="translate(${num(dx)},0)">`,
         `<circle r="${r + 2}" fill="#fff" stroke="${EXPORT_COLORS.boxStroke}" stroke-width="2"/>`,
         pattern ? `<circle r="${r}" fill="url(#${pattern})"/>` : "",
-        `<text y="${nameY}" text-anchor="middle" font-size="11" font-weight="600" fill="${EXPORT_COLORS.firstName}">${escapeXml(truncate(person.firstName, chars))}</text>`,
-        `<text y="${nameY + 13}" text-anchor="middle" font-size="11" fill="${EXPORT_COLORS.lastName}">${escapeXml(truncate(person.lastName, chars))}</text>`,
+        `<text y="${nameY}" text-anchor="middle" font-size="11" font-weight="600" fill="${EXPORT_COLORS.firstName}">${escapeXml(person.firstName)}</text>`,
+        `<text y="${nameY + 13}" text-anchor="middle" font-size="11" fill="${EXPORT_COLORS.lastName}">${escapeXml(person.lastName)}</text>`,
         "</g>",
       );
     }
-    for (const slot of slots) {
-      if (slot.partnerType && slot.markDx !== undefined) {
-        out.push(partnerMark(slot.partnerType, slot.markDx));
-      }
-    }
+    for (const mark of node.marks) out.push(partnerMark(mark.type, mark.dx));
     out.push("</g>");
   }
 

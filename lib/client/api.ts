@@ -250,3 +250,17 @@ export async function downloadExport(
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
   return { blob, filename };
 }
+
+/**
+ * Every distinct avatar of one of the user's trees at `size`, as data: URIs by image name, in one
+ * request (GET /api/trees/{treeId}/avatars). Silent: the image export falls back to fetching the
+ * avatars one by one when this fails.
+ */
+export async function fetchTreeAvatars(
+  treeId: string,
+  size: "100x100" | "200x200",
+): Promise<Record<string, string>> {
+  const path = `/api/trees/${encodeURIComponent(treeId)}/avatars?size=${size}`;
+  const { avatars } = await api<{ avatars: Record<string, string> }>(path, { silent: true });
+  return avatars;
+}
