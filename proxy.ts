@@ -1,7 +1,12 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { securityHeaders } from "@/lib/security-headers";
 
-/** Adds a per-request CSP nonce and the security headers to every page and API response. */
+/**
+ * Adds a per-request CSP nonce and the security headers to every page. It does not run for /api
+ * (nor /uploads, rewritten to /api/upload/orig): a JSON answer needs no nonce, and a middleware
+ * run cost more CPU than most API handlers; lib/server/route.ts sets the API's headers
+ * (apiSecurityHeaders), and app/api/[...path] answers unknown API paths through it.
+ */
 export function proxy(request: NextRequest) {
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64");
   const https =
@@ -22,5 +27,7 @@ export function proxy(request: NextRequest) {
 }
 
 export const config = {
-  matcher: [{ source: "/((?!_next/static|_next/image|favicon.ico).*)" }],
+  matcher: [
+    { source: "/((?!api/|uploads/|uploads-orig/|_next/static|_next/image|favicon.ico).*)" },
+  ],
 };

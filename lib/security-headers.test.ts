@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { securityHeaders } from "./security-headers";
+import { apiSecurityHeaders, securityHeaders } from "./security-headers";
 
 const base = { nonce: "abc123", pathname: "/", https: false, dev: false };
 
@@ -33,5 +33,16 @@ describe("securityHeaders", () => {
     expect(headers["X-Content-Type-Options"]).toBe("nosniff");
     expect(headers["Referrer-Policy"]).toBe("strict-origin-when-cross-origin");
     expect(headers["Permissions-Policy"]).toContain("camera=()");
+  });
+
+  it("gives API responses the same headers, with a policy that allows nothing and no nonce", () => {
+    const page = securityHeaders({ ...base, pathname: "/api/trees" });
+    const api = apiSecurityHeaders(false);
+    expect(Object.keys(api).sort()).toEqual(Object.keys(page).sort());
+    expect(api["Content-Security-Policy"]).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(api["X-Frame-Options"]).toBe("DENY");
+    expect(api["X-Content-Type-Options"]).toBe("nosniff");
+    expect(api["Strict-Transport-Security"]).toBeUndefined();
+    expect(apiSecurityHeaders(true)["Strict-Transport-Security"]).toMatch(/max-age=\d+/);
   });
 });

@@ -34,3 +34,23 @@ export function securityHeaders(options: {
   if (options.https) headers["Strict-Transport-Security"] = "max-age=63072000; includeSubDomains";
   return headers;
 }
+
+const API_CSP = "default-src 'none'; frame-ancestors 'none'";
+
+function apiHeaders(https: boolean): Readonly<Record<string, string>> {
+  const headers = securityHeaders({ nonce: "", pathname: "/api", https, dev: false });
+  // A JSON answer runs no script, so it needs no nonce: its policy allows nothing at all.
+  headers["Content-Security-Policy"] = API_CSP;
+  return Object.freeze(headers);
+}
+
+const API_HEADERS = { http: apiHeaders(false), https: apiHeaders(true) };
+
+/**
+ * The headers of every /api response (set by lib/server/route.ts, not by proxy.ts, so an API
+ * request costs no middleware run): the page set, with a policy that allows nothing instead of
+ * a per-request nonce. Computed once; never framed, HSTS only over https.
+ */
+export function apiSecurityHeaders(https: boolean): Readonly<Record<string, string>> {
+  return https ? API_HEADERS.https : API_HEADERS.http;
+}

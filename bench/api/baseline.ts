@@ -2,8 +2,10 @@
  * The API benchmark's baseline: the same reads and writes as the app, on node:http and pg with no
  * framework and no ORM, against the same database with the same SQL shapes, the same auth check
  * (HS256 JWT with jose, then the user's sessionVersion) and the same validation of tree saves
- * (lib/schemas/tree.ts). Sign-in does what lib/server/account/sign-in.ts does: two rate-limit
- * counters, the user, argon2 verify, the refund, a signed token. No request logs.
+ * (lib/schemas/tree.ts), the same JSON text built by PostgreSQL for the reads and the same API
+ * security headers (lib/security-headers.ts). Sign-in does what lib/server/account/sign-in.ts
+ * does: two rate-limit counters, the user, argon2 verify, the refund, a signed token. No request
+ * logs.
  *
  * Env: PORT, DATABASE_URL, JWT_SECRET, UPLOADS_DIR, PG_POOL_MAX (default 10, like PrismaPg's pool).
  */
@@ -16,6 +18,7 @@ import argon2 from "argon2";
 import { SignJWT, jwtVerify } from "jose";
 import pg from "pg";
 import sharp from "sharp";
+import { apiSecurityHeaders } from "@/lib/security-headers";
 import { treeData, type TreeNode } from "@/lib/schemas/tree";
 
 const PORT = Number(process.env.PORT ?? 3313);
@@ -43,20 +46,30 @@ class HttpError extends Error {
   }
 }
 
-function send(
+/** JSON text as it is (PostgreSQL wrote it), with the app's API headers. */
+function sendText(
   res: http.ServerResponse,
   status: number,
-  body: unknown,
+  text: string,
   headers: Record<string, string> = {},
 ) {
-  const text = JSON.stringify(body);
   res.writeHead(status, {
+    ...apiSecurityHeaders(false),
     "content-type": "application/json",
     "content-length": Buffer.byteLength(text),
     "cache-control": "no-store",
     ...headers,
   });
   res.end(text);
+}
+
+function send(
+  res: http.ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+) {
+  sendText(res, status, JSON.stringify(body), headers);
 }
 
 async function readBody(req: http.IncomingMessage): Promise<unknown> {
@@ -103,30 +116,21 @@ async function authenticate(req: http.IncomingMessage): Promise<string> {
 
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
 
+/** lib/server/trees/get-tree.ts getTreeJson: PostgreSQL writes the answer's JSON. */
 async function getTree(ownerId: string, treeId: string) {
   if (!ID.test(treeId)) throw new HttpError(404, "Tree not found");
-  const { rows } = await pool.query<{
-    id: string;
-    title: string;
-    description: string;
-    cover: string | null;
-    data: TreeNode;
-    version: number;
-  }>(
-    `SELECT "id", "title", "description", "cover", "data", "version" FROM "Tree"
-     WHERE "id" = $1 AND "ownerId" = $2 AND "deletedAt" IS NULL LIMIT 1`,
+  const { rows } = await pool.query<{ json: string; version: number }>(
+    `SELECT row_to_json(r)::text AS "json", r."version"
+     FROM (
+       SELECT t."id" AS "_id", t."title", t."description", t."cover", t."data", t."version"
+       FROM "Tree" t
+       WHERE t."id" = $1 AND t."ownerId" = $2 AND t."deletedAt" IS NULL
+     ) r`,
     [treeId, ownerId],
   );
   const row = rows[0];
   if (!row) throw new HttpError(404, "Tree not found");
-  return {
-    _id: row.id,
-    title: row.title,
-    description: row.description,
-    cover: row.cover,
-    data: row.data,
-    version: row.version,
-  };
+  return row;
 }
 
 function referencedPeople(root: TreeNode): string[] {
@@ -192,60 +196,64 @@ async function saveTree(ownerId: string, treeId: string, body: unknown, ifMatch?
   }
 }
 
-async function listPeople(ownerId: string, treeId: string) {
+/** lib/server/people/list-people.ts listPeopleJson: one statement in a transaction. */
+async function listPeople(ownerId: string, treeId: string): Promise<string> {
   if (!ID.test(treeId)) throw new HttpError(400, "Not a valid id");
-  const [tree, people] = await Promise.all([
-    pool.query(
-      `SELECT "id" FROM "Tree" WHERE "id" = $1 AND "ownerId" = $2 AND "deletedAt" IS NULL LIMIT 1`,
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    await client.query("SET LOCAL work_mem = '64MB'");
+    const { rows } = await client.query<{ people: string }>(
+      `SELECT '[' || COALESCE((
+         SELECT string_agg(person.json, ',' ORDER BY p."createdAt", p."id")
+         FROM "Person" p
+         CROSS JOIN LATERAL (
+           SELECT row_to_json(r)::text AS json FROM (
+             SELECT p."id" AS "_id", p."treeId" AS "tree", p."avatar", p."firstName", p."lastName",
+               p."bio", p."traits", p."aspirations", p."lifeStates", p."custom", p."links"
+           ) r
+         ) person
+         WHERE p."treeId" = t."id"
+       ), '') || ']' AS "people"
+       FROM "Tree" t
+       WHERE t."id" = $1 AND t."ownerId" = $2 AND t."deletedAt" IS NULL`,
       [treeId, ownerId],
-    ),
-    pool.query<Record<string, unknown>>(
-      `SELECT p."id", p."treeId", p."avatar", p."firstName", p."lastName", p."bio", p."traits",
-         p."aspirations", p."lifeStates", p."custom", p."links"
-       FROM "Person" p JOIN "Tree" t ON t."id" = p."treeId"
-       WHERE p."treeId" = $1 AND t."ownerId" = $2 AND t."deletedAt" IS NULL
-       ORDER BY p."createdAt" ASC, p."id" ASC`,
-      [treeId, ownerId],
-    ),
-  ]);
-  if (tree.rows.length === 0) throw new HttpError(404, "Tree not found");
-  return people.rows.map((row) => ({
-    _id: row.id,
-    tree: row.treeId,
-    avatar: row.avatar,
-    firstName: row.firstName,
-    lastName: row.lastName,
-    bio: row.bio,
-    traits: row.traits,
-    aspirations: row.aspirations,
-    lifeStates: row.lifeStates,
-    custom: row.custom,
-    links: row.links,
-  }));
+    );
+    await client.query("COMMIT");
+    const row = rows[0];
+    if (!row) throw new HttpError(404, "Tree not found");
+    return row.people;
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
 }
 
-async function getPublished(treeId: string) {
+/** lib/server/published/get-published-tree.ts getPublishedTreeJson. */
+async function getPublished(treeId: string): Promise<string> {
   if (!ID.test(treeId)) throw new HttpError(404, "This tree is not published");
-  const { rows } = await pool.query<{
-    treeId: string;
-    tree: { title: string; description: string; cover: string | null; data: TreeNode };
-    people: unknown;
-    publishedAt: Date;
-    viewCount: number;
-  }>(
-    `SELECT "treeId", "tree", "people", "publishedAt", "viewCount" FROM "PublishedTree"
-     WHERE "treeId" = $1 LIMIT 1`,
+  const { rows } = await pool.query<{ json: string }>(
+    `SELECT json_build_object(
+       'lastPublishDate', to_char(p."publishedAt", 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+       'viewCount', p."viewCount",
+       'tree', json_build_object(
+         '_id', p."treeId",
+         'title', p."tree" -> 'title',
+         'description', p."tree" -> 'description',
+         'cover', p."tree" -> 'cover',
+         'data', p."tree" -> 'data'
+       ),
+       'people', p."people"
+     )::text AS "json"
+     FROM "PublishedTree" p
+     WHERE p."treeId" = $1`,
     [treeId],
   );
   const row = rows[0];
   if (!row) throw new HttpError(404, "This tree is not published");
-  const { title, description, cover, data } = row.tree;
-  return {
-    lastPublishDate: row.publishedAt.toISOString(),
-    viewCount: row.viewCount,
-    tree: { _id: row.treeId, title, description, cover, data },
-    people: row.people,
-  };
+  return row.json;
 }
 
 const IMAGE = /^(avatar|cover)\/[A-Za-z0-9_-]+\.(png|jpe?g)$/;
@@ -337,7 +345,7 @@ async function route(req: http.IncomingMessage, res: http.ServerResponse) {
     const user = await authenticate(req);
     if (method === "GET") {
       const tree = await getTree(user, id);
-      return send(res, 200, tree, { ETag: `"${tree.version}"` });
+      return sendText(res, 200, tree.json, { ETag: `"${tree.version}"` });
     }
     if (method === "PATCH" || method === "PUT") {
       const body = await readBody(req);
@@ -347,10 +355,10 @@ async function route(req: http.IncomingMessage, res: http.ServerResponse) {
   }
   if (resource === "people" && !id && method === "GET") {
     const user = await authenticate(req);
-    return send(res, 200, await listPeople(user, url.searchParams.get("tree") ?? ""));
+    return sendText(res, 200, await listPeople(user, url.searchParams.get("tree") ?? ""));
   }
   if (resource === "published" && id && method === "GET") {
-    return send(res, 200, await getPublished(id));
+    return sendText(res, 200, await getPublished(id));
   }
   if (resource === "upload" && id && method === "GET") return serveResized(res, id, rest.join("/"));
   if (resource === "account" && id === "signin" && method === "POST") {

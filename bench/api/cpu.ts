@@ -4,8 +4,10 @@
  * CPU time the production app spends per request, independent of the machine's load: starts the
  * build in .next-bench (scripts/start.ts) on the bench database (heirloom_bench_api, seeded by
  * `npm run bench:api`), sends each path sequentially and reads the utime+stime of every process
- * in the server's process group from /proc before and after. Prints ms of CPU per request.
- * With --reuse-build the existing build is marked current (no rebuild for changed sources).
+ * in the server's process group from /proc before and after (after 50 warm-up requests). Prints
+ * ms of CPU per request and keeps them as `cpuPerRequest` in bench/results/api.json.
+ * With --reuse-build the existing build is marked current (no rebuild for changed sources);
+ * --profile <dir> writes the server's V8 CPU profile there.
  */
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -23,6 +25,8 @@ const { values: args } = parseArgs({
     port: { type: "string", default: "3330" },
     database: { type: "string", default: "heirloom_bench_api" },
     "reuse-build": { type: "boolean", default: false },
+    /** Writes a V8 CPU profile of the server to this directory (node --cpu-prof). */
+    profile: { type: "string" },
   },
 });
 const REQUESTS = Number(args.requests);
@@ -81,7 +85,10 @@ async function main() {
   }
   const logFile = path.join(os.tmpdir(), "heirloom-bench-cpu.log");
   const out = fs.openSync(logFile, "w");
-  const child = spawn("npx", ["tsx", "scripts/start.ts"], {
+  const argv = args.profile
+    ? ["--cpu-prof", `--cpu-prof-dir=${args.profile}`, "--import", "tsx", "scripts/start.ts"]
+    : [path.join(root, "node_modules/.bin/tsx"), "scripts/start.ts"];
+  const child = spawn(process.execPath, argv, {
     cwd: root,
     env: {
       ...process.env,
@@ -123,6 +130,7 @@ async function main() {
       if (ok) break;
       await new Promise((resolve) => setTimeout(resolve, 1000));
     }
+    const figures: Record<string, number> = {};
     const auth = { authorization: `Bearer ${token}` };
     const cases: [string, Record<string, string>][] = [
       ["/api/version", {}],
@@ -133,7 +141,10 @@ async function main() {
     ];
     for (const [pathname, headers] of cases) {
       const send = async () => {
-        const response = await fetch(`${url}${pathname}`, { headers });
+        // no compression, as autocannon in bench:api (fetch would ask for gzip)
+        const response = await fetch(`${url}${pathname}`, {
+          headers: { ...headers, "accept-encoding": "identity" },
+        });
         await response.arrayBuffer();
         return response.status;
       };
@@ -143,7 +154,21 @@ async function main() {
       for (let i = 0; i < REQUESTS; i += 1) status = await send();
       const ms = ((groupTicks(pgid) - before) * TICK_MS) / REQUESTS;
       console.log(`${pathname.padEnd(60)} ${status}  ${ms.toFixed(2)} ms CPU/request`);
+      figures[
+        `${pathname.replace(tree.id, "{14-person tree}").replace(published, "{14-person tree}")} ${status}`
+      ] = Math.round(ms * 100) / 100;
     }
+    const file = path.join(root, "bench/results/api.json");
+    const result = fs.existsSync(file)
+      ? (JSON.parse(fs.readFileSync(file, "utf8")) as Record<string, unknown>)
+      : {};
+    result.cpuPerRequest = {
+      measuredAt: new Date().toISOString(),
+      describe: `ms of CPU (utime+stime of the server's processes, /proc) per request, ${REQUESTS} sequential requests per path after 50 warm-up ones, without compression`,
+      loadAverage: os.loadavg().map((value) => Math.round(value * 100) / 100),
+      ms: figures,
+    };
+    fs.writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
   } finally {
     stop();
   }

@@ -6,7 +6,8 @@
  * another scale, or with --fresh), and a minimal node:http + pg baseline (bench/api/baseline.ts)
  * on the same database. autocannon drives both with the same scenarios, one after the other, and
  * the sign-in interference check runs reads with and without a concurrent sign-in load.
- * Writes bench/results/api.json.
+ * Writes bench/results/api.json (with --only, the other scenarios' figures are kept from the
+ * previous file). CPU time per request, independent of load: bench/api/cpu.ts.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -386,6 +387,22 @@ async function sanityCheck(target: Target, list: Scenario[]) {
 
 // ---------------------------------------------------------------------------------------------
 
+function readPreviousResult(): {
+  startedAt?: unknown;
+  goals?: Record<string, unknown>;
+  scenarios?: Record<string, unknown>;
+  signinInterference?: unknown;
+  cpuPerRequest?: unknown;
+} | null {
+  try {
+    return JSON.parse(
+      fs.readFileSync(path.join(root, "bench/results/api.json"), "utf8"),
+    ) as ReturnType<typeof readPreviousResult>;
+  } catch {
+    return null;
+  }
+}
+
 async function main() {
   const startedAt = new Date().toISOString();
   const machine = {
@@ -515,6 +532,7 @@ async function main() {
           scenario.name,
           {
             describe: scenario.describe,
+            startedAt,
             app: app,
             baseline: base,
             ratio: base ? ratio(app.rps, base.rps) : null,
@@ -537,8 +555,16 @@ async function main() {
     };
     const pgRestarted = (await postmasterStart()) !== pgStartedAt;
     if (pgRestarted) log("WARNING: PostgreSQL restarted during the run; the figures are not valid");
+    // A run of some scenarios (--only) keeps the others' figures from the previous file.
+    const previous = only ? readPreviousResult() : null;
     const result = {
       startedAt,
+      ...(previous && {
+        partialRun: {
+          only,
+          note: "scenarios not in only (and their goals) are kept from earlier runs; each scenario's startedAt names its run",
+        },
+      }),
       postgresRestartedDuringRun: pgRestarted,
       finishedAt: new Date().toISOString(),
       machine: { ...machine, loadAverageAtEnd: os.loadavg().map((v) => round(v, 2)) },
@@ -566,18 +592,23 @@ async function main() {
         order: "per scenario: app warm-up + run, then baseline warm-up + run",
         app: `npm start (scripts/start.ts) production build in ${DIST_DIR}, NODE_ENV=production, LOG_LEVEL=info (request logs to a file), TRUST_PROXY=true, Prisma's pg pool`,
         baseline:
-          "bench/api/baseline.ts: node:http + pg (pool of 10), same SQL shapes, jose HS256 check + sessionVersion query, zod tree validation, argon2 verify; no logs",
+          "bench/api/baseline.ts: node:http + pg (pool of 10), same SQL shapes (reads: JSON text built by PostgreSQL, sent as is), same API security headers, jose HS256 check + sessionVersion query, zod tree validation, argon2 verify; no logs",
         fixtures: fixtures.stats,
         latencyUnit: "ms",
         rps: "completed requests / measured seconds",
       },
-      goals,
-      scenarios: scenarioReport,
-      signinInterference: {
-        describe: `read-tree at ${CONNECTIONS} connections for ${DURATION} s alone, then for ${DURATION} s while ${SIGNIN_CONNECTIONS} connections sign in (argon2id verify) against the same server`,
-        goal: "reads keep answering, without errors and with p99 < 50 ms, while sign-ins run",
-        ...interference,
-      },
+      goals: { ...previous?.goals, ...goals },
+      scenarios: { ...previous?.scenarios, ...scenarioReport },
+      cpuPerRequest: (previous ?? readPreviousResult())?.cpuPerRequest,
+      signinInterference:
+        only?.includes("interference") || !previous
+          ? {
+              describe: `read-tree at ${CONNECTIONS} connections for ${DURATION} s alone, then for ${DURATION} s while ${SIGNIN_CONNECTIONS} connections sign in (argon2id verify) against the same server`,
+              goal: "reads keep answering, without errors and with p99 < 50 ms, while sign-ins run",
+              startedAt,
+              ...interference,
+            }
+          : previous.signinInterference,
     };
     fs.mkdirSync(path.join(root, "bench/results"), { recursive: true });
     fs.writeFileSync(

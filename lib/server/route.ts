@@ -1,6 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import type { NextRequest } from "next/server";
+import { apiSecurityHeaders } from "@/lib/security-headers";
 import { verifyToken } from "./auth/token";
 import { db } from "./db";
 import { ApiError, handleApiError } from "./errors";
@@ -30,13 +31,21 @@ async function run(
   } catch (error) {
     response = handleApiError(error, requestId);
   }
-  response.headers.set("x-request-id", requestId);
-  if (!response.headers.has("cache-control")) response.headers.set("cache-control", "no-store");
+  const headers = response.headers;
+  headers.set("x-request-id", requestId);
+  if (!headers.has("cache-control")) headers.set("cache-control", "no-store");
+  // proxy.ts skips /api (a middleware run per request cost more than the handler): the security
+  // headers are set here, on every answer and error; a handler's own (an image's CSP) is kept.
+  const https =
+    req.nextUrl.protocol === "https:" || req.headers.get("x-forwarded-proto") === "https";
+  for (const [name, value] of Object.entries(apiSecurityHeaders(https))) {
+    if (!headers.has(name)) headers.set(name, value);
+  }
   logger.info(
     {
       requestId,
       method: req.method,
-      path: new URL(req.url).pathname,
+      path: req.nextUrl.pathname,
       status: response.status,
       ms: Math.round(performance.now() - started),
     },
@@ -55,10 +64,10 @@ export async function authenticate(req: Request): Promise<AuthUser> {
   const user =
     claims &&
     isStorable(claims.username) &&
-    (await db.user.findUnique({
-      where: { id: claims.username },
-      select: { id: true, email: true, sessionVersion: true },
-    }));
+    (
+      await db.$queryRaw<AuthUser[]>`
+        SELECT "id", "email", "sessionVersion" FROM "User" WHERE "id" = ${claims.username} LIMIT 1`
+    )[0];
   if (!claims || !user || user.sessionVersion !== claims.sv) {
     throw new ApiError(403, "You're session expired. Please login again.");
   }

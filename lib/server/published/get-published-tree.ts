@@ -27,3 +27,30 @@ export async function getPublishedTree(treeId: string): Promise<PublishedTreeVie
     people: row.people as unknown as Person[],
   };
 }
+
+/**
+ * getPublishedTree's answer as JSON text, written by PostgreSQL (same keys in the same order):
+ * the snapshot's JSONB is never parsed into objects and stringified again in Node. `publishedAt`
+ * is UTC without a zone, so the pattern gives toISOString's form. 404 as getPublishedTree.
+ */
+export async function getPublishedTreeJson(treeId: string): Promise<string> {
+  if (!objectId.safeParse(treeId).success) throw notFound(NOT_PUBLISHED);
+  const rows = await db.$queryRaw<{ json: string }[]>`
+    SELECT json_build_object(
+      'lastPublishDate', to_char(p."publishedAt", 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+      'viewCount', p."viewCount",
+      'tree', json_build_object(
+        '_id', p."treeId",
+        'title', p."tree" -> 'title',
+        'description', p."tree" -> 'description',
+        'cover', p."tree" -> 'cover',
+        'data', p."tree" -> 'data'
+      ),
+      'people', p."people"
+    )::text AS "json"
+    FROM "PublishedTree" p
+    WHERE p."treeId" = ${treeId}`;
+  const row = rows[0];
+  if (!row) throw notFound(NOT_PUBLISHED);
+  return row.json;
+}

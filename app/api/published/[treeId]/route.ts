@@ -1,14 +1,19 @@
 // GET (anyone), PUT (publish) and DELETE (unpublish) /api/published/[treeId]
+import { NextResponse } from "next/server";
 import { json } from "@/lib/server/http";
-import { getPublishedTree } from "@/lib/server/published/get-published-tree";
+import { getPublishedTreeJson } from "@/lib/server/published/get-published-tree";
 import { publishTree } from "@/lib/server/published/publish-tree";
 import { unpublishTree } from "@/lib/server/published/unpublish-tree";
 import { withAuth, withPublic } from "@/lib/server/route";
 
 type Params = { treeId: string };
 
-export const GET = withPublic<Params>(async ({ params }) =>
-  json(await getPublishedTree(params.treeId)),
+// The JSON text as PostgreSQL wrote it (a large snapshot is megabytes, never parsed here).
+export const GET = withPublic<Params>(
+  async ({ params }) =>
+    new NextResponse(await getPublishedTreeJson(params.treeId), {
+      headers: { "content-type": "application/json" },
+    }),
 );
 
 export const PUT = withAuth<Params>(async ({ params, user }) =>

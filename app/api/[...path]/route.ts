@@ -1,0 +1,18 @@
+// Any /api path no route handles: the API's 404 in its error shape, with the API's headers
+// (lib/server/route.ts sets them; proxy.ts does not run for /api).
+import { ApiError } from "@/lib/server/errors";
+import { withPublic } from "@/lib/server/route";
+
+type Params = { path: string[] };
+
+const notFound = withPublic<Params>(async () => {
+  throw new ApiError(404, "Not found");
+});
+
+export const GET = notFound;
+export const HEAD = notFound;
+export const POST = notFound;
+export const PUT = notFound;
+export const PATCH = notFound;
+export const DELETE = notFound;
+export const OPTIONS = notFound;
