@@ -1,5 +1,5 @@
 // Any /api path no route handles: the API's 404 in its error shape, with the API's headers
-// (lib/server/route.ts sets them; proxy.ts does not run for /api).
+// (lib/server/route.ts sets them; proxy.ts does not run for /api). Next answers HEAD from GET.
 import { ApiError } from "@/lib/server/errors";
 import { withPublic } from "@/lib/server/route";
 
@@ -10,9 +10,7 @@ const notFound = withPublic<Params>(async () => {
 });
 
 export const GET = notFound;
-export const HEAD = notFound;
 export const POST = notFound;
 export const PUT = notFound;
 export const PATCH = notFound;
 export const DELETE = notFound;
-export const OPTIONS = notFound;
