@@ -30,6 +30,8 @@ export const DATABASE_UNAVAILABLE =
 const UNREACHABLE_CODES = new Set(["P1001", "P1002", "P1008", "P1017"]);
 /** Socket errors of the driver (pg) when the server is down or went away. */
 const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "ENOTFOUND"]);
+/** The driver adapter's kinds for the same (raw queries surface them instead of a P1xxx code). */
+const UNREACHABLE_KINDS = new Set(["DatabaseNotReachable", "ConnectionClosed", "SocketTimeout"]);
 /** pg's messages for a connection that ended under it (these carry no code). */
 const CLOSED_CONNECTION = /^Connection terminated|connection error and is not queryable/;
 
@@ -52,6 +54,8 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     if (!item || typeof item !== "object" || seen.has(item)) continue;
     seen.add(item);
     const code = typeof item.code === "string" ? item.code : "";
+    const kind = (item as { kind?: unknown }).kind;
+    if (typeof kind === "string" && UNREACHABLE_KINDS.has(kind)) return true;
     if (UNREACHABLE_CODES.has(code) || SOCKET_CODES.has(code) || /^(08|57P0[123])/.test(code)) {
       return true;
     }

@@ -11,6 +11,7 @@ const INPUTS = [
   "prisma/schema.prisma",
   "package-lock.json",
   "next.config.ts",
+  "proxy.ts",
   "postcss.config.mjs",
   "tsconfig.json",
 ];
@@ -48,6 +49,10 @@ export function buildIsCurrent(root = process.cwd()): boolean {
   return fs.readFileSync(hashFile, "utf8") === sourceHash(root);
 }
 
-export function recordBuild(root = process.cwd()): void {
-  fs.writeFileSync(path.join(root, HASH_FILE), sourceHash(root));
+/**
+ * Records the hash the build was made from. Pass the hash taken *before* building: a source
+ * edited while the build ran must not be recorded as built.
+ */
+export function recordBuild(root = process.cwd(), hash = sourceHash(root)): void {
+  fs.writeFileSync(path.join(root, HASH_FILE), hash);
 }
