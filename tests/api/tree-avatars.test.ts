@@ -65,7 +65,7 @@ beforeAll(async () => {
     await createPerson(alice.token, treeId, { avatar });
   }
   await createPerson(alice.token, otherTreeId, { avatar: elsewhere });
-  await getStorage().delete(gone);
+  await deleteUploadFiles([gone]);
 });
 
 afterAll(async () => {

@@ -197,21 +197,33 @@ describe("the upload flow", () => {
   it("makes a variant once when first requests arrive together, and never tears it", async () => {
     const filename = await upload(alice.token, await makePng(500, 400));
     const responses = await Promise.all(
-      Array.from({ length: 6 }, () => api.get(`/api/upload/100x100/${filename}`)),
+      Array.from({ length: 6 }, () => api.get(`/api/upload/200x200/${filename}`)),
     );
     for (const response of responses) {
       expect(response.status).toBe(200);
       expect(response.bytes.equals(responses[0]!.bytes)).toBe(true);
     }
-    const stored = await getStorage().get(variantKey("100x100", filename));
+    const stored = await getStorage().get(variantKey("200x200", filename));
     const storedBytes = await stored!.bytes();
     expect(storedBytes.equals(responses[0]!.bytes)).toBe(true);
-    expect(await sharp(storedBytes).metadata()).toMatchObject({ width: 100, height: 100 });
+    expect(await sharp(storedBytes).metadata()).toMatchObject({ width: 200, height: 200 });
     const storage = getStorage();
     if (storage instanceof LocalDiskStorage) {
-      const dir = path.dirname(storage.pathFor(variantKey("100x100", filename)));
+      const dir = path.dirname(storage.pathFor(variantKey("200x200", filename)));
       expect((await fs.readdir(dir)).filter((f) => f.endsWith(".tmp"))).toEqual([]);
     }
+  });
+
+  it("makes an avatar's 100x100 thumbnail as it arrives (export and canvas need it), not a cover's", async () => {
+    const avatar = await upload(alice.token, await makePng(300, 200));
+    const stored = await getStorage().get(variantKey("100x100", avatar));
+    expect(stored).not.toBeNull();
+    expect(await sharp(await stored!.bytes()).metadata()).toMatchObject({
+      width: 100,
+      height: 100,
+    });
+    const cover = await upload(alice.token, await makePng(300, 200), "image/png", "cover");
+    expect(await getStorage().exists(variantKey("100x100", cover))).toBe(false);
   });
 
   it("stores the image re-encoded, without its EXIF data", async () => {

@@ -7,6 +7,7 @@ import { MAX_UPLOAD_PIXELS, type cropBody } from "@/lib/schemas/upload";
 import { db } from "@/lib/server/db";
 import { ApiError } from "@/lib/server/errors";
 import { getStorage } from "@/lib/server/storage";
+import { prepareAvatarThumbnail } from "./get-resized-image";
 
 /**
  * Cuts `cropData` out of one of the caller's own uploads (TEMP or USED) into a new TEMP upload in
@@ -65,5 +66,6 @@ export async function cropImage(input: {
   });
   await getStorage().put(filename, output, source.contentType);
   await db.upload.update({ where: { id: filename }, data: { status: "TEMP" } });
+  await prepareAvatarThumbnail(filename);
   return { filename };
 }

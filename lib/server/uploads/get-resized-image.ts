@@ -3,6 +3,7 @@ import sharp from "sharp";
 import { imageName } from "@/lib/schemas/common";
 import { IMAGE_SIZES, MAX_UPLOAD_PIXELS } from "@/lib/schemas/upload";
 import { ApiError } from "@/lib/server/errors";
+import { logger } from "@/lib/server/logger";
 import { getStorage } from "@/lib/server/storage";
 import { variantKey } from "./delete-upload-files";
 import { IMAGE_NOT_FOUND, type ServedImage } from "./get-image";
@@ -53,4 +54,27 @@ export async function getResizedImage(size: string, name: string): Promise<Serve
   const made = await pending;
   if (!made) throw new ApiError(404, IMAGE_NOT_FOUND);
   return made;
+}
+
+/** The size the editor's canvas and image export ask for every avatar at. */
+const AVATAR_THUMBNAIL: ImageSize = "100x100";
+
+/**
+ * Makes an avatar's thumbnail as soon as the avatar is stored, so the first export of a big tree
+ * does not wait for hundreds of resizes (5 s for 1,000 never-shown avatars). Best effort: a
+ * failure is logged and the thumbnail is made on its first request instead, as before.
+ */
+export async function prepareAvatarThumbnail(name: string): Promise<void> {
+  if (!name.startsWith("avatar/")) return;
+  const key = variantKey(AVATAR_THUMBNAIL, name);
+  try {
+    let pending = making.get(key);
+    if (!pending) {
+      pending = makeVariant(AVATAR_THUMBNAIL, name).finally(() => making.delete(key));
+      making.set(key, pending);
+    }
+    await pending;
+  } catch (error) {
+    logger.warn({ err: error, name }, "could not make the avatar thumbnail");
+  }
 }

@@ -4,6 +4,7 @@ import { MAX_UPLOAD_BYTES, UPLOAD_TYPES } from "@/lib/schemas/upload";
 import { db } from "@/lib/server/db";
 import { ApiError } from "@/lib/server/errors";
 import { getStorage } from "@/lib/server/storage";
+import { prepareAvatarThumbnail } from "./get-resized-image";
 import { checkImage, NOT_AN_IMAGE, type ImageType } from "./image-check";
 import { getUploadUrlKey, verifyUploadSignature } from "./signed-url";
 
@@ -87,5 +88,6 @@ export async function receiveUpload(
     });
     throw error;
   }
+  await prepareAvatarThumbnail(filename);
   return { filename };
 }
