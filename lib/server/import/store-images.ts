@@ -5,6 +5,7 @@ import { ApiError } from "@/lib/server/errors";
 import { getStorage } from "@/lib/server/storage";
 import { EXTENSIONS } from "@/lib/server/uploads/create-upload-url";
 import { deleteUploadFiles } from "@/lib/server/uploads/delete-upload-files";
+import { prepareAvatarThumbnail } from "@/lib/server/uploads/get-resized-image";
 import { checkImage, NOT_AN_IMAGE, sniffImageType } from "@/lib/server/uploads/image-check";
 
 /** How many images are checked and re-encoded at once (sharp is CPU-bound). */
@@ -75,6 +76,7 @@ export async function storeImportedImages(
       const name = `${dir}/${randomUUID()}.${EXTENSIONS[type]}`;
       written.push(name);
       await storage.put(name, checked.bytes, type);
+      await prepareAvatarThumbnail(name);
       byKey.set(key, {
         name,
         dir,
