@@ -8,10 +8,19 @@ import { ApiError } from "./errors";
 /** Large enough for a 50,000-node tree; anything bigger is refused before parsing. */
 export const MAX_JSON_BODY_BYTES = 16 * 1024 * 1024;
 
-async function readLimited(req: Request, limit: number): Promise<string> {
+/**
+ * Reads a raw request body of at most `limit` bytes, refusing it with 413 and `tooLarge` as soon
+ * as the declared length or the running count passes the limit, so an endless body never fills
+ * the memory. JSON bodies, uploads and imports all read through it.
+ */
+export async function readBodyBytes(
+  req: Request,
+  limit: number,
+  tooLarge: string,
+): Promise<Buffer> {
   const declared = Number(req.headers.get("content-length") ?? "0");
-  if (declared > limit) throw new ApiError(413, "The request body is too large");
-  if (!req.body) return "";
+  if (declared > limit) throw new ApiError(413, tooLarge);
+  if (!req.body) return Buffer.alloc(0);
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
@@ -21,11 +30,15 @@ async function readLimited(req: Request, limit: number): Promise<string> {
     total += value.byteLength;
     if (total > limit) {
       await reader.cancel();
-      throw new ApiError(413, "The request body is too large");
+      throw new ApiError(413, tooLarge);
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
+}
+
+async function readLimited(req: Request, limit: number): Promise<string> {
+  return (await readBodyBytes(req, limit, "The request body is too large")).toString("utf8");
 }
 
 /** True when `text` has no NUL character and no unpaired surrogate. */

@@ -3,6 +3,7 @@ import { imageName } from "@/lib/schemas/common";
 import { MAX_UPLOAD_BYTES, UPLOAD_TYPES } from "@/lib/schemas/upload";
 import { db } from "@/lib/server/db";
 import { ApiError } from "@/lib/server/errors";
+import { readBodyBytes } from "@/lib/server/http";
 import { getStorage } from "@/lib/server/storage";
 import { prepareAvatarThumbnail } from "./get-resized-image";
 import { checkImage, NOT_AN_IMAGE, type ImageType } from "./image-check";
@@ -10,27 +11,6 @@ import { getUploadUrlKey, verifyUploadSignature } from "./signed-url";
 
 export const TOO_BIG = "Files must be under 10MB in size";
 export const ALREADY_USED = "This upload URL has already been used. Please upload the file again.";
-
-/** Reads at most MAX_UPLOAD_BYTES, refusing larger bodies as soon as the count (or the header) says so. */
-async function readUploadBody(req: Request): Promise<Buffer> {
-  const declared = Number(req.headers.get("content-length") ?? "0");
-  if (declared > MAX_UPLOAD_BYTES) throw new ApiError(413, TOO_BIG);
-  if (!req.body) return Buffer.alloc(0);
-  const reader = req.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > MAX_UPLOAD_BYTES) {
-      await reader.cancel();
-      throw new ApiError(413, TOO_BIG);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks);
-}
 
 function mediaType(header: string | null): ImageType | null {
   const type = (header ?? "").split(";")[0]?.trim().toLowerCase();
@@ -72,7 +52,7 @@ export async function receiveUpload(
     throw new ApiError(400, `This upload URL expects a file of type ${upload.contentType}`);
   }
 
-  const image = await checkImage(await readUploadBody(req), type);
+  const image = await checkImage(await readBodyBytes(req, MAX_UPLOAD_BYTES, TOO_BIG), type);
   const claimed = await db.upload.updateMany({
     where: { id: filename, status: "PENDING" },
     data: { status: "TEMP", size: image.bytes.length, width: image.width, height: image.height },
