@@ -241,13 +241,21 @@ const textBody = (label: string, make: () => string): Omit<BodySpec, "contentTyp
 
 type Path = (string | number)[];
 
-function pathsOf(value: unknown, prefix: Path = [], found: Path[] = []): Path[] {
-  if (value !== null && typeof value === "object" && !(value instanceof RawJson)) {
-    for (const [key, child] of Object.entries(value)) {
-      const childPath = [...prefix, Array.isArray(value) ? Number(key) : key];
-      found.push(childPath);
-      pathsOf(child, childPath, found);
+/** Every path inside `value`, in pre-order; iterative, since mutated bodies may nest deeply. */
+function pathsOf(value: unknown): Path[] {
+  const found: Path[] = [];
+  const stack: [unknown, Path][] = [[value, []]];
+  while (stack.length > 0) {
+    const [node, prefix] = stack.pop()!;
+    if (prefix.length > 0) found.push(prefix);
+    if (node === null || typeof node !== "object" || node instanceof RawJson) continue;
+    const children: [unknown, Path][] = [];
+    for (const [key, child] of Object.entries(node)) {
+      const childPath = [...prefix, Array.isArray(node) ? Number(key) : key];
+      children.push([child, childPath]);
     }
+    // Pre-order, as the recursive walk visited them: a node's path right before its own children.
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
   }
   return found;
 }
