@@ -27,6 +27,8 @@ const envSchema = z.object({
   DATA_DIR: z.preprocess(emptyAsUndefined, z.string().default(".data")),
   /** Trust the first X-Forwarded-For address (set behind a reverse proxy). */
   TRUST_PROXY: z.preprocess(emptyAsUndefined, z.enum(["true", "false", "1", "0"]).optional()),
+  /** "false" sends every request through Next's router (lib/server/fast-reads.ts). */
+  FAST_READS: z.preprocess(emptyAsUndefined, z.enum(["true", "false", "1", "0"]).optional()),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
@@ -46,6 +48,7 @@ function parseEnv() {
     UPLOADS_DIR: path.join(dataDir, "uploads"),
     OUTBOX_DIR: path.join(dataDir, "outbox"),
     TRUST_PROXY: raw.TRUST_PROXY === "true" || raw.TRUST_PROXY === "1",
+    FAST_READS: raw.FAST_READS !== "false" && raw.FAST_READS !== "0",
   };
 }
 

@@ -1,8 +1,11 @@
 // The production server: Next's request handler behind node:http, so that the client address
 // comes from the socket (not a header anyone can send) and PGlite is closed cleanly on exit.
-import { createServer } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import next from "next";
 import { getEnv } from "../lib/env";
+import { createFastReads } from "../lib/server/fast-reads";
+import { getPgPool } from "../lib/server/pg-pool";
+import { processLogger } from "../lib/server/process-logger";
 
 /** How long an idle keep-alive connection is kept open. */
 export const KEEP_ALIVE_MS = 65_000;
@@ -14,12 +17,36 @@ export async function startServer(options: { dev?: boolean } = {}) {
   const app = next({ dev: options.dev ?? false, port: env.PORT, hostname: "0.0.0.0" });
   await app.prepare();
   const handle = app.getRequestHandler();
-  const server = createServer((req, res) => {
+  // The hot reads skip Next's router (ADR 010). PGlite lives inside Next's bundle, one process
+  // and one connection, so the embedded default serves everything through Next.
+  const fastReads =
+    env.DATABASE_URL && env.FAST_READS
+      ? createFastReads({
+          pool: getPgPool(env.DATABASE_URL),
+          jwtSecret: env.JWT_SECRET,
+          uploadsDir: env.BLOB_READ_WRITE_TOKEN ? undefined : env.UPLOADS_DIR,
+          logger: processLogger(),
+        })
+      : null;
+  const toNext = (req: IncomingMessage, res: ServerResponse) => {
     const socketAddress = req.socket.remoteAddress ?? "unknown";
     if (!env.TRUST_PROXY || !req.headers["x-forwarded-for"]) {
       req.headers["x-forwarded-for"] = socketAddress;
     }
     void handle(req, res);
+  };
+  const server = createServer((req, res) => {
+    if (!fastReads) return toNext(req, res);
+    fastReads(req, res).then(
+      (answered) => {
+        if (!answered) toNext(req, res);
+      },
+      (error: unknown) => {
+        processLogger().error({ err: error }, "fast read failed");
+        if (res.headersSent) res.destroy();
+        else toNext(req, res);
+      },
+    );
   });
   // Node closes idle keep-alive connections after 5 s; a client or proxy that reuses one just then
   // gets EPIPE/ECONNRESET on a request the app never saw. Outlive the usual proxy idle timeouts

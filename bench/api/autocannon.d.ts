@@ -35,6 +35,8 @@ declare module "autocannon" {
     amount?: number;
     timeout?: number;
     pipelining?: number;
+    /** Requests per second across all connections (connections are lowered to it). */
+    overallRate?: number;
     requests?: CannonRequest[];
     setupClient?: (client: CannonClient) => void;
   }

@@ -15,7 +15,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import autocannon, { type CannonOptions, type CannonRequest } from "autocannon";
+import autocannon, { type CannonClient, type CannonOptions, type CannonRequest } from "autocannon";
 import pg from "pg";
 import { readSeedMeta, type SeedMeta } from "../../scripts/lib/seed/meta";
 import { createRandom } from "../../scripts/lib/seed/random";
@@ -36,6 +36,7 @@ const { values: args } = parseArgs({
     warmup: { type: "string", default: "3" },
     connections: { type: "string", default: "50" },
     "signin-connections": { type: "string", default: "8" },
+    "autosave-rate": { type: "string", default: "20" },
     users: { type: "string", default: "22000" },
     trees: { type: "string", default: "50000" },
     fresh: { type: "boolean", default: false },
@@ -43,6 +44,7 @@ const { values: args } = parseArgs({
     "reuse-build": { type: "boolean", default: false },
     port: { type: "string", default: process.env.BENCH_API_PORT ?? "3320" },
     "baseline-port": { type: "string", default: process.env.BENCH_BASELINE_PORT ?? "3321" },
+    "router-port": { type: "string", default: process.env.BENCH_ROUTER_PORT ?? "3322" },
     database: { type: "string", default: process.env.BENCH_API_DB ?? "heirloom_bench_api" },
   },
 });
@@ -50,6 +52,7 @@ const DURATION = Number(args.duration);
 const WARMUP = Number(args.warmup);
 const CONNECTIONS = Number(args.connections);
 const SIGNIN_CONNECTIONS = Number(args["signin-connections"]);
+const AUTOSAVE_RATE = Number(args["autosave-rate"]);
 const SCALE = { users: Number(args.users), trees: Number(args.trees) };
 const PG_BASE = process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432";
 const DATABASE_URL = `${PG_BASE}/${args.database}`;
@@ -135,7 +138,8 @@ async function ensureSeeded(): Promise<{ meta: SeedMeta; seededNow: boolean }> {
 // ---------------------------------------------------------------------------------------------
 
 interface Target {
-  name: "app" | "baseline";
+  /** router: the app with FAST_READS=false, every request through Next's router (ADR 010). */
+  name: "app" | "router" | "baseline";
   url: string;
   child: ChildProcess;
 }
@@ -211,6 +215,36 @@ function scenarios(fixtures: Fixtures, pool: pg.Pool) {
     requests: [{ method: "GET", setupRequest: route }],
   });
 
+  const autosave = (rate?: number) => () => {
+    let next = 0;
+    return {
+      ...(rate && { overallRate: rate }),
+      setupClient: (client: CannonClient) => {
+        const tree = fixtures.autosave[next++ % fixtures.autosave.length]!;
+        client.setRequests([
+          {
+            method: "PATCH",
+            path: `/api/trees/${tree.id}`,
+            body: tree.body,
+            setupRequest: (request) => ({
+              ...request,
+              headers: {
+                "content-type": "application/json",
+                authorization: bearer(tree.owner),
+                "if-match": `"${versions.get(tree.id) ?? 0}"`,
+              },
+            }),
+            onResponse: (_status, _body, _context, headers) => {
+              const etag = Object.entries(headers).find(([k]) => k.toLowerCase() === "etag");
+              const version = Number(/\d+/.exec(String(etag?.[1] ?? ""))?.[0]);
+              if (Number.isFinite(version)) versions.set(tree.id, version);
+            },
+          },
+        ]);
+      },
+    };
+  };
+
   const list: Scenario[] = [
     {
       name: "readTree",
@@ -232,34 +266,13 @@ function scenarios(fixtures: Fixtures, pool: pg.Pool) {
       kind: "autosave",
       describe:
         "PATCH /api/trees/{id} {data} of a 1,000-node tree with If-Match: each connection saves its own tree, sending the ETag of its last save",
-      options: () => {
-        let next = 0;
-        return {
-          setupClient: (client) => {
-            const tree = fixtures.autosave[next++ % fixtures.autosave.length]!;
-            client.setRequests([
-              {
-                method: "PATCH",
-                path: `/api/trees/${tree.id}`,
-                body: tree.body,
-                setupRequest: (request) => ({
-                  ...request,
-                  headers: {
-                    "content-type": "application/json",
-                    authorization: bearer(tree.owner),
-                    "if-match": `"${versions.get(tree.id) ?? 0}"`,
-                  },
-                }),
-                onResponse: (_status, _body, _context, headers) => {
-                  const etag = Object.entries(headers).find(([k]) => k.toLowerCase() === "etag");
-                  const version = Number(/\d+/.exec(String(etag?.[1] ?? ""))?.[0]);
-                  if (Number.isFinite(version)) versions.set(tree.id, version);
-                },
-              },
-            ]);
-          },
-        };
-      },
+      options: autosave(),
+    },
+    {
+      name: "autosaveAtRate",
+      kind: "autosave",
+      describe: `The same saves at a fixed ${AUTOSAVE_RATE} a second (autocannon overallRate, one connection per save a second): the latency of a save when the server is not saturated, where the 50-connection run above measures its queue`,
+      options: autosave(AUTOSAVE_RATE),
     },
     {
       name: "people",
@@ -427,9 +440,11 @@ async function main() {
   // An idle connection dropped by a PostgreSQL restart must not end the run.
   pool.on("error", (error) => log(`pg pool: ${error.message}`));
   let app: Target | undefined;
+  let router: Target | undefined;
   let baseline: Target | undefined;
   const stopAll = () => {
     stopTarget(app);
+    stopTarget(router);
     stopTarget(baseline);
   };
   process.on("SIGINT", () => {
@@ -466,14 +481,19 @@ async function main() {
     // One PostgreSQL for every instance: the Redis option is not part of this benchmark.
     delete env.REDIS_URL;
     log("Starting the app (a production build comes first when the sources changed)…");
-    [app, baseline] = await Promise.all([
-      startTarget("app", Number(args.port), ["tsx", "scripts/start.ts"], env),
+    // The app first: it builds when the sources changed, and the second instance reuses the build.
+    app = await startTarget("app", Number(args.port), ["tsx", "scripts/start.ts"], env);
+    [router, baseline] = await Promise.all([
+      startTarget("router", Number(args["router-port"]), ["tsx", "scripts/start.ts"], {
+        ...env,
+        FAST_READS: "false",
+      }),
       startTarget("baseline", Number(args["baseline-port"]), ["tsx", "bench/api/baseline.ts"], {
         ...env,
         UPLOADS_DIR: path.join(DATA_DIR, "uploads"),
       }),
     ]);
-    const targets = [app, baseline];
+    const targets = [app, router, baseline];
     const { list, refreshVersions } = scenarios(fixtures, pool);
     const only = args.only?.split(",");
     const chosen = only ? list.filter((s) => only.includes(s.name)) : list;
@@ -488,7 +508,8 @@ async function main() {
     const results: Record<string, Record<string, Figures>> = {};
     for (const scenario of chosen) {
       results[scenario.name] = {};
-      for (const target of targets) {
+      // The router instance differs from the app only in the fast reads.
+      for (const target of targets.filter((t) => t.name !== "router" || scenario.kind === "read")) {
         if (scenario.kind === "autosave") await refreshVersions();
         if (WARMUP > 0) await cannon(target, scenario, WARMUP, CONNECTIONS);
         if (scenario.kind === "autosave") await refreshVersions();
@@ -505,7 +526,7 @@ async function main() {
     const signin = list.find((s) => s.name === "signin")!;
     const interference: Record<string, unknown> = {};
     if (!only || only.includes("interference")) {
-      for (const target of targets) {
+      for (const target of [app, baseline]) {
         const alone = toFigures(await cannon(target, readTree, DURATION, CONNECTIONS));
         const [during, signins] = await Promise.all([
           cannon(target, readTree, DURATION, CONNECTIONS).then(toFigures),
@@ -528,6 +549,7 @@ async function main() {
       chosen.map((scenario) => {
         const app = results[scenario.name]!.app!;
         const base = results[scenario.name]!.baseline ?? null;
+        const viaRouter = results[scenario.name]!.router ?? null;
         return [
           scenario.name,
           {
@@ -536,6 +558,11 @@ async function main() {
             app: app,
             baseline: base,
             ratio: base ? ratio(app.rps, base.rps) : null,
+            ...(viaRouter && {
+              viaNextRouter: viaRouter,
+              viaNextRouterRatio: base ? ratio(viaRouter.rps, base.rps) : null,
+              fastReadsGain: ratio(app.rps, viaRouter.rps),
+            }),
             goals: checkGoals(scenario.kind, app, base),
           },
         ];
@@ -589,8 +616,11 @@ async function main() {
         connections: CONNECTIONS,
         durationSeconds: DURATION,
         warmupSeconds: WARMUP,
-        order: "per scenario: app warm-up + run, then baseline warm-up + run",
-        app: `npm start (scripts/start.ts) production build in ${DIST_DIR}, NODE_ENV=production, LOG_LEVEL=info (request logs to a file), TRUST_PROXY=true, Prisma's pg pool`,
+        order:
+          "per scenario: app warm-up + run, then (reads only) the router instance's, then the baseline's",
+        app: `npm start (scripts/start.ts) production build in ${DIST_DIR}, NODE_ENV=production, LOG_LEVEL=info (request logs to a file), TRUST_PROXY=true; the hot reads on the fast path (ADR 010), everything else through Next's router; one pg pool of 10 shared by both`,
+        viaNextRouter:
+          "the same build and settings with FAST_READS=false: every request through Next's router and a route handler, for the reads",
         baseline:
           "bench/api/baseline.ts: node:http + pg (pool of 10), same SQL shapes (reads: JSON text built by PostgreSQL, sent as is), same API security headers, jose HS256 check + sessionVersion query, zod tree validation, argon2 verify; no logs",
         fixtures: fixtures.stats,

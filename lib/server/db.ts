@@ -4,13 +4,16 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { getEnv } from "@/lib/env";
 import { PrismaClient } from "@/lib/generated/prisma/client";
+import { getPgPool } from "./pg-pool";
 
 type GlobalWithDb = typeof globalThis & { __heirloomDb?: PrismaClient };
 
 function createClient(): PrismaClient {
   const env = getEnv();
   if (env.DATABASE_URL) {
-    return new PrismaClient({ adapter: new PrismaPg({ connectionString: env.DATABASE_URL }) });
+    // The process's shared pool (pg-pool.ts), which the fast read path uses too; $disconnect ends it.
+    const adapter = new PrismaPg(getPgPool(env.DATABASE_URL), { disposeExternalPool: true });
+    return new PrismaClient({ adapter });
   }
   // One process at a time may open a PGlite directory; the client is created lazily, so
   // `next build` (which evaluates route modules in worker processes) never opens it.

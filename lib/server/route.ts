@@ -6,6 +6,7 @@ import { verifyToken } from "./auth/token";
 import { db } from "./db";
 import { ApiError, handleApiError } from "./errors";
 import { isStorable } from "./http";
+import { SESSION_USER_SQL } from "./sql/reads";
 import { logger } from "./logger";
 
 export interface AuthUser {
@@ -64,10 +65,7 @@ export async function authenticate(req: Request): Promise<AuthUser> {
   const user =
     claims &&
     isStorable(claims.username) &&
-    (
-      await db.$queryRaw<AuthUser[]>`
-        SELECT "id", "email", "sessionVersion" FROM "User" WHERE "id" = ${claims.username} LIMIT 1`
-    )[0];
+    (await db.$queryRawUnsafe<AuthUser[]>(SESSION_USER_SQL, claims.username))[0];
   if (!claims || !user || user.sessionVersion !== claims.sv) {
     throw new ApiError(403, "You're session expired. Please login again.");
   }

@@ -2,8 +2,8 @@ import "server-only";
 import { randomBytes } from "node:crypto";
 import { getEnv } from "@/lib/env";
 import { db } from "@/lib/server/db";
+import { JWT_SECRET_SETTING as SETTING_KEY } from "./verify";
 
-const SETTING_KEY = "jwt_secret";
 let cached: Promise<Uint8Array> | undefined;
 
 /**

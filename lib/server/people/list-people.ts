@@ -1,6 +1,7 @@
 import "server-only";
 import { db } from "@/lib/server/db";
 import { notFound } from "@/lib/server/errors";
+import { PEOPLE_JSON_SQL, PEOPLE_WORK_MEM } from "@/lib/server/sql/reads";
 import { TREE_NOT_FOUND } from "@/lib/server/trees/get-tree";
 
 /**
@@ -17,21 +18,8 @@ import { TREE_NOT_FOUND } from "@/lib/server/trees/get-tree";
  */
 export async function listPeopleJson(ownerId: string, treeId: string): Promise<string> {
   const [, rows] = await db.$transaction([
-    db.$executeRaw`SET LOCAL work_mem = '64MB'`,
-    db.$queryRaw<{ people: string }[]>`
-    SELECT '[' || COALESCE((
-      SELECT string_agg(person.json, ',' ORDER BY p."createdAt", p."id")
-      FROM "Person" p
-      CROSS JOIN LATERAL (
-        SELECT row_to_json(r)::text AS json FROM (
-          SELECT p."id" AS "_id", p."treeId" AS "tree", p."avatar", p."firstName", p."lastName",
-            p."bio", p."traits", p."aspirations", p."lifeStates", p."custom", p."links"
-        ) r
-      ) person
-      WHERE p."treeId" = t."id"
-    ), '') || ']' AS "people"
-    FROM "Tree" t
-    WHERE t."id" = ${treeId} AND t."ownerId" = ${ownerId} AND t."deletedAt" IS NULL`,
+    db.$executeRawUnsafe(`SET LOCAL work_mem = '${PEOPLE_WORK_MEM}'`),
+    db.$queryRawUnsafe<{ people: string }[]>(PEOPLE_JSON_SQL, treeId, ownerId),
   ]);
   const row = rows[0];
   if (!row) throw notFound(TREE_NOT_FOUND);

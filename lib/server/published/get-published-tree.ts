@@ -4,6 +4,7 @@ import type { Person } from "@/lib/schemas/person";
 import type { Tree } from "@/lib/schemas/tree";
 import { db } from "@/lib/server/db";
 import { notFound } from "@/lib/server/errors";
+import { PUBLISHED_JSON_SQL } from "@/lib/server/sql/reads";
 import { NOT_PUBLISHED, type PublishStatus, serializePublishStatus } from "./get-publish-status";
 
 export interface PublishedTreeView extends PublishStatus {
@@ -35,21 +36,7 @@ export async function getPublishedTree(treeId: string): Promise<PublishedTreeVie
  */
 export async function getPublishedTreeJson(treeId: string): Promise<string> {
   if (!objectId.safeParse(treeId).success) throw notFound(NOT_PUBLISHED);
-  const rows = await db.$queryRaw<{ json: string }[]>`
-    SELECT json_build_object(
-      'lastPublishDate', to_char(p."publishedAt", 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-      'viewCount', p."viewCount",
-      'tree', json_build_object(
-        '_id', p."treeId",
-        'title', p."tree" -> 'title',
-        'description', p."tree" -> 'description',
-        'cover', p."tree" -> 'cover',
-        'data', p."tree" -> 'data'
-      ),
-      'people', p."people"
-    )::text AS "json"
-    FROM "PublishedTree" p
-    WHERE p."treeId" = ${treeId}`;
+  const rows = await db.$queryRawUnsafe<{ json: string }[]>(PUBLISHED_JSON_SQL, treeId);
   const row = rows[0];
   if (!row) throw notFound(NOT_PUBLISHED);
   return row.json;

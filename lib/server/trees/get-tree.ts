@@ -3,6 +3,7 @@ import { objectId } from "@/lib/schemas/common";
 import type { Tree } from "@/lib/schemas/tree";
 import { db } from "@/lib/server/db";
 import { notFound } from "@/lib/server/errors";
+import { TREE_JSON_SQL } from "@/lib/server/sql/reads";
 import { serializeTree, treeSelect } from "./serialize";
 
 export const TREE_NOT_FOUND = "Tree not found";
@@ -28,13 +29,11 @@ export async function getTreeJson(
   treeId: string,
 ): Promise<{ json: string; version: number }> {
   if (!objectId.safeParse(treeId).success) throw notFound(TREE_NOT_FOUND);
-  const rows = await db.$queryRaw<{ json: string; version: number }[]>`
-    SELECT row_to_json(r)::text AS "json", r."version"
-    FROM (
-      SELECT t."id" AS "_id", t."title", t."description", t."cover", t."data", t."version"
-      FROM "Tree" t
-      WHERE t."id" = ${treeId} AND t."ownerId" = ${ownerId} AND t."deletedAt" IS NULL
-    ) r`;
+  const rows = await db.$queryRawUnsafe<{ json: string; version: number }[]>(
+    TREE_JSON_SQL,
+    treeId,
+    ownerId,
+  );
   const row = rows[0];
   if (!row) throw notFound(TREE_NOT_FOUND);
   return row;

@@ -31,8 +31,7 @@ export function serializeTreeSummary(row: { id: string; title: string }): TreeSu
   return { _id: row.id, title: row.title };
 }
 
-/** The `ETag` of a tree version; `If-Match` sends it back. */
-export const treeEtag = (version: number) => `"${version}"`;
+export { treeEtag } from "./etag";
 
 /** Hands validated JSON (a tree node, people, links) to a Prisma Json column. */
 export const asJson = (value: unknown) => value as Prisma.InputJsonValue;

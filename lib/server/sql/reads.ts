@@ -1,0 +1,63 @@
+// The SQL of the hot reads, as text with positional parameters. Two callers run the same text:
+// the route handlers under app/api (through Prisma's $queryRawUnsafe, parameters bound) and the
+// fast read path in lib/server/fast-reads.ts (through pg). Keeping one copy keeps their answers
+// byte for byte the same; tests/api/fast-reads.test.ts compares them.
+
+/** $1 username → the user whose sessionVersion a token must carry. */
+export const SESSION_USER_SQL = `SELECT "id", "email", "sessionVersion" FROM "User" WHERE "id" = $1 LIMIT 1`;
+
+/**
+ * $1 treeId, $2 ownerId → the tree as the JSON text of GET /api/trees/{id} (serializeTree's keys in
+ * its order) and its version for the ETag; no row for someone else's, a missing or a deleted tree.
+ */
+export const TREE_JSON_SQL = `
+  SELECT row_to_json(r)::text AS "json", r."version"
+  FROM (
+    SELECT t."id" AS "_id", t."title", t."description", t."cover", t."data", t."version"
+    FROM "Tree" t
+    WHERE t."id" = $1 AND t."ownerId" = $2 AND t."deletedAt" IS NULL
+  ) r`;
+
+/**
+ * $1 treeId, $2 ownerId → the people of the owner's tree, oldest first, as the JSON text of
+ * GET /api/people?tree= (serializePerson's keys in its order); no row when the tree is not the
+ * owner's. The ordered aggregate sorts the persons' JSON (3.5 MB at 10,000 people), so callers
+ * run it with a work_mem of 64 MB: with the default 4 MB that sort spills to temporary files.
+ */
+export const PEOPLE_JSON_SQL = `
+  SELECT '[' || COALESCE((
+    SELECT string_agg(person.json, ',' ORDER BY p."createdAt", p."id")
+    FROM "Person" p
+    CROSS JOIN LATERAL (
+      SELECT row_to_json(r)::text AS json FROM (
+        SELECT p."id" AS "_id", p."treeId" AS "tree", p."avatar", p."firstName", p."lastName",
+          p."bio", p."traits", p."aspirations", p."lifeStates", p."custom", p."links"
+      ) r
+    ) person
+    WHERE p."treeId" = t."id"
+  ), '') || ']' AS "people"
+  FROM "Tree" t
+  WHERE t."id" = $1 AND t."ownerId" = $2 AND t."deletedAt" IS NULL`;
+
+/** The work_mem PEOPLE_JSON_SQL wants (see above). */
+export const PEOPLE_WORK_MEM = "64MB";
+
+/**
+ * $1 treeId → GET /api/published/{id}'s answer as JSON text (getPublishedTree's keys in its
+ * order). \`publishedAt\` is UTC without a zone, so the pattern gives toISOString's form.
+ */
+export const PUBLISHED_JSON_SQL = `
+  SELECT json_build_object(
+    'lastPublishDate', to_char(p."publishedAt", 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+    'viewCount', p."viewCount",
+    'tree', json_build_object(
+      '_id', p."treeId",
+      'title', p."tree" -> 'title',
+      'description', p."tree" -> 'description',
+      'cover', p."tree" -> 'cover',
+      'data', p."tree" -> 'data'
+    ),
+    'people', p."people"
+  )::text AS "json"
+  FROM "PublishedTree" p
+  WHERE p."treeId" = $1`;
