@@ -6,25 +6,33 @@
 /** $1 username → the user whose sessionVersion a token must carry. */
 export const SESSION_USER_SQL = `SELECT "id", "email", "sessionVersion" FROM "User" WHERE "id" = $1 LIMIT 1`;
 
+/** $1 treeId, $2 ownerId: the owner's tree, not deleted. */
+const OWNED_TREE = `t."id" = $1 AND t."ownerId" = $2 AND t."deletedAt" IS NULL`;
 /**
- * $1 treeId, $2 ownerId → the tree as the JSON text of GET /api/trees/{id} (serializeTree's keys in
- * its order) and its version for the ETag; no row for someone else's, a missing or a deleted tree.
+ * …and $3 is the owner's current sessionVersion: the token's revocation check folded into the
+ * read, so the fast path spends one statement where the route handler spends two. No row then
+ * means "revoked" as well as "not found"; the fast path hands both to the route handler, which
+ * tells them apart.
  */
-export const TREE_JSON_SQL = `
+const CURRENT_SESSION = `EXISTS (SELECT 1 FROM "User" u WHERE u."id" = $2 AND u."sessionVersion" = $3)`;
+
+const treeJson = (where: string) => `
   SELECT row_to_json(r)::text AS "json", r."version"
   FROM (
     SELECT t."id" AS "_id", t."title", t."description", t."cover", t."data", t."version"
     FROM "Tree" t
-    WHERE t."id" = $1 AND t."ownerId" = $2 AND t."deletedAt" IS NULL
+    WHERE ${where}
   ) r`;
 
 /**
- * $1 treeId, $2 ownerId → the people of the owner's tree, oldest first, as the JSON text of
- * GET /api/people?tree= (serializePerson's keys in its order); no row when the tree is not the
- * owner's. The ordered aggregate sorts the persons' JSON (3.5 MB at 10,000 people), so callers
- * run it with a work_mem of 64 MB: with the default 4 MB that sort spills to temporary files.
+ * $1 treeId, $2 ownerId → the tree as the JSON text of GET /api/trees/{id} (serializeTree's keys in
+ * its order) and its version for the ETag; no row for someone else's, a missing or a deleted tree.
  */
-export const PEOPLE_JSON_SQL = `
+export const TREE_JSON_SQL = treeJson(OWNED_TREE);
+/** TREE_JSON_SQL for the token's ($2 username, $3 sessionVersion) current session only. */
+export const TREE_JSON_FOR_SESSION_SQL = treeJson(`${OWNED_TREE} AND ${CURRENT_SESSION}`);
+
+const peopleJson = (where: string) => `
   SELECT '[' || COALESCE((
     SELECT string_agg(person.json, ',' ORDER BY p."createdAt", p."id")
     FROM "Person" p
@@ -37,7 +45,17 @@ export const PEOPLE_JSON_SQL = `
     WHERE p."treeId" = t."id"
   ), '') || ']' AS "people"
   FROM "Tree" t
-  WHERE t."id" = $1 AND t."ownerId" = $2 AND t."deletedAt" IS NULL`;
+  WHERE ${where}`;
+
+/**
+ * $1 treeId, $2 ownerId → the people of the owner's tree, oldest first, as the JSON text of
+ * GET /api/people?tree= (serializePerson's keys in its order); no row when the tree is not the
+ * owner's. The ordered aggregate sorts the persons' JSON (3.5 MB at 10,000 people), so callers
+ * run it with a work_mem of 64 MB: with the default 4 MB that sort spills to temporary files.
+ */
+export const PEOPLE_JSON_SQL = peopleJson(OWNED_TREE);
+/** PEOPLE_JSON_SQL for the token's ($2 username, $3 sessionVersion) current session only. */
+export const PEOPLE_JSON_FOR_SESSION_SQL = peopleJson(`${OWNED_TREE} AND ${CURRENT_SESSION}`);
 
 /** The work_mem PEOPLE_JSON_SQL wants (see above). */
 export const PEOPLE_WORK_MEM = "64MB";
