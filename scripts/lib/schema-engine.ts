@@ -6,7 +6,11 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
-import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-utils";
+import {
+  type SqlDriverAdapter,
+  type SqlMigrationAwareDriverAdapterFactory,
+  bindMigrationAwareSqlAdapterFactory,
+} from "@prisma/driver-adapter-utils";
 import type * as Wasm from "@prisma/schema-engine-wasm";
 import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
@@ -66,6 +70,32 @@ export async function readMigrationList(migrationsDir: string): Promise<Wasm.Mig
   };
 }
 
+/**
+ * Both adapters mishandle a migration script. adapter-pg cuts it at every ";", which breaks a
+ * DO block, a function body or a string holding a semicolon. pglite-prisma-adapter does not
+ * await it, so a failing migration would be recorded as applied. Each script is sent whole
+ * (PostgreSQL's simple query protocol runs several statements) and awaited.
+ */
+function sendScriptsWhole(
+  factory: SqlMigrationAwareDriverAdapterFactory,
+): SqlMigrationAwareDriverAdapterFactory {
+  const patch = (adapter: SqlDriverAdapter): SqlDriverAdapter => {
+    // Both adapters keep their driver (a pg.Pool or a PGlite) as `client`.
+    const driver = (adapter as unknown as { client: pg.Pool | PGlite }).client;
+    adapter.executeScript = async (script) => {
+      if (driver instanceof PGlite) await driver.exec(script);
+      else await driver.query(script);
+    };
+    return adapter;
+  };
+  return {
+    provider: factory.provider,
+    adapterName: factory.adapterName,
+    connect: async () => patch(await factory.connect()),
+    connectToShadowDb: async () => patch(await factory.connectToShadowDb()),
+  };
+}
+
 interface Connection {
   engine: Wasm.SchemaEngine;
   close(): Promise<void>;
@@ -81,7 +111,7 @@ async function connect(target: Target, schema: string): Promise<Connection> {
     const client = "pglite" in target ? target.pglite : (ownPglite = new PGlite(target.pgliteDir));
     factory = new PrismaPGlite(client);
   }
-  const bound = bindMigrationAwareSqlAdapterFactory(factory);
+  const bound = bindMigrationAwareSqlAdapterFactory(sendScriptsWhole(factory));
   const engine = await wasm.SchemaEngine.new(
     { datamodels: [["schema.prisma", schema]] },
     () => undefined,

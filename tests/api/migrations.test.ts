@@ -55,7 +55,7 @@ afterAll(async () => {
   await fs.rm(scratch, { recursive: true, force: true });
   const admin = new pg.Client({ connectionString: `${POSTGRES}/postgres` });
   await admin.connect();
-  for (const name of [DB, `${DB}_created`])
+  for (const name of [DB, `${DB}_created`, `${DB}_whole`])
     await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
   await admin.end();
 });
@@ -100,6 +100,19 @@ describe("the wasm migration runner", () => {
         "SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL",
       );
       expect(rows).toHaveLength((await committedMigrations()).length);
+      // 20261122110500_lz4_json_columns: the JSON rewritten on every save is compressed with LZ4
+      const compression = await client.query<{ column: string; method: string }>(
+        `SELECT attrelid::regclass || '.' || attname AS "column", attcompression AS "method"
+         FROM pg_attribute
+         WHERE attrelid IN ('"Tree"'::regclass, '"PublishedTree"'::regclass)
+           AND attname IN ('data', 'tree', 'people')
+         ORDER BY 1`,
+      );
+      expect(compression.rows).toEqual([
+        { column: '"PublishedTree".people', method: "l" },
+        { column: '"PublishedTree".tree', method: "l" },
+        { column: '"Tree".data', method: "l" },
+      ]);
     } finally {
       await client.end();
     }
@@ -144,5 +157,48 @@ describe("the wasm migration runner", () => {
       schemaPath,
     });
     expect(pgliteApplied.at(-1)).toBe(created);
+  });
+
+  it("runs a script whole (a DO block, a semicolon in a string) and records a failed one as failed", async () => {
+    const migrationsDir = path.join(scratch, "whole-scripts");
+    await fs.cp(MIGRATIONS, migrationsDir, { recursive: true });
+    const write = async (name: string, sql: string) => {
+      await fs.mkdir(path.join(migrationsDir, name));
+      await fs.writeFile(path.join(migrationsDir, name, "migration.sql"), sql);
+    };
+    await write(
+      "20300101000000_whole",
+      `DO $$
+       BEGIN
+         INSERT INTO "Setting" ("key", "value", "updatedAt") VALUES ('motto', 'Sul; sul!', now());
+       EXCEPTION WHEN unique_violation THEN NULL;
+       END $$;`,
+    );
+    const pgliteTarget = { pgliteDir: path.join(scratch, "pglite-whole") };
+    const pgTarget = { databaseUrl: `${POSTGRES}/${DB}_whole` };
+    await recreate(`${DB}_whole`);
+    for (const target of [pgTarget, pgliteTarget]) {
+      const applied = await applyMigrations({ target, migrationsDir, schemaPath: SCHEMA });
+      expect(applied.at(-1)).toBe("20300101000000_whole");
+    }
+    const client = new pg.Client({ connectionString: pgTarget.databaseUrl });
+    await client.connect();
+    const db = new PGlite(pgliteTarget.pgliteDir);
+    try {
+      const motto = `SELECT "value" FROM "Setting" WHERE "key" = 'motto'`;
+      expect((await client.query(motto)).rows).toEqual([{ value: "Sul; sul!" }]);
+      expect((await db.query(motto)).rows).toEqual([{ value: "Sul; sul!" }]);
+    } finally {
+      await client.end();
+      await db.close();
+    }
+
+    // A script that fails must fail the run on both, not be recorded as applied.
+    await write("20300101000001_broken", `ALTER TABLE "NoSuchTable" ADD COLUMN "x" TEXT;`);
+    for (const target of [pgTarget, pgliteTarget]) {
+      await expect(
+        applyMigrations({ target, migrationsDir, schemaPath: SCHEMA }),
+      ).rejects.toThrow();
+    }
   });
 });
