@@ -65,6 +65,8 @@ const IMAGE_TYPES: Record<string, string> = {
   ".jpg": "image/jpeg",
   ".jpeg": "image/jpeg",
 };
+/** Files up to this size are read whole; larger ones are streamed. */
+const SMALL_FILE_BYTES = 256 * 1024;
 /** Next compresses answers of 1 KB or more (the `compression` package's threshold). */
 const COMPRESS_FROM_BYTES = 1024;
 const gzip = promisify(zlib.gzip);
@@ -202,7 +204,14 @@ export function createFastReads(options: FastReadsOptions): FastReads {
     if (typeof answer.body !== "string") {
       headers["content-length"] = answer.size ?? 0;
       res.writeHead(200, headers);
-      const stream = answer.body.createReadStream();
+      const file = answer.body;
+      if ((answer.size ?? 0) <= SMALL_FILE_BYTES) {
+        // A thumbnail (~20 KB): one read costs less than a stream's chunks and ticks.
+        const bytes = await file.readFile().finally(() => file.close());
+        res.end(bytes);
+        return;
+      }
+      const stream = file.createReadStream();
       stream.on("error", () => res.destroy());
       stream.pipe(res);
       return;

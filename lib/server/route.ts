@@ -107,3 +107,26 @@ export function withAuth<P extends Params = Record<string, never>>(
       return handler({ req, params: await resolveParams(ctx), user, requestId });
     });
 }
+
+/** Marks otherMethods' handlers (its value: the Allow header), so tests tell them apart. */
+export const OTHER_METHODS = Symbol.for("heirloom.otherMethods");
+
+/**
+ * The handler for every method a route does not have, and for OPTIONS. Next would answer those
+ * with an empty 405 (and an OPTIONS listing every exported method) without the API's headers;
+ * this answers 405 in the spec's error shape with Allow, and OPTIONS with 204 and Allow.
+ */
+export function otherMethods<P extends Params = Record<string, never>>(
+  ...allowed: string[]
+): RouteHandler<P> {
+  const allow = [...allowed, ...(allowed.includes("GET") ? ["HEAD"] : []), "OPTIONS"].join(", ");
+  const handler = withPublic<P>(async ({ req }) => {
+    if (req.method === "OPTIONS") {
+      return new Response(null, { status: 204, headers: { Allow: allow } });
+    }
+    throw new ApiError(405, `This address does not take ${req.method}. It takes ${allow}.`, {
+      Allow: allow,
+    });
+  });
+  return Object.assign(handler, { [OTHER_METHODS]: allow });
+}

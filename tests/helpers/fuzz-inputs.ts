@@ -276,7 +276,11 @@ const mutation: fc.Arbitrary<Mutation> = fc.record({
 
 function applyMutations(template: unknown, mutations: Mutation[]): unknown {
   let root: unknown = structuredClone(template);
-  for (const { at, op, key, value } of mutations) {
+  for (const { at, op, key, value: shared } of mutations) {
+    // The generators' constants ([], {}, [{}]) are one object each, reused by every case: inserted
+    // as they are, a later mutation could write into them (a change that leaks into later cases)
+    // or put one inside itself (a cycle that exhausted the heap with FUZZ_SEED=613714909).
+    const value = shared instanceof RawJson ? shared : structuredClone(shared);
     const paths = pathsOf(root);
     if (paths.length === 0 || op === "add") {
       if (root !== null && typeof root === "object" && !Array.isArray(root)) {

@@ -7,6 +7,8 @@ import path from "node:path";
 export const FUZZED_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 export type FuzzedMethod = (typeof FUZZED_METHODS)[number];
 
+const OTHER_METHODS = Symbol.for("heirloom.otherMethods");
+
 /** Every name Next treats as a route handler; an exported one the fuzzer does not cover fails. */
 const HANDLER_NAMES = new Set(["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"]);
 
@@ -50,7 +52,13 @@ export async function discoverRoutes(apiDir = path.resolve("app/api")): Promise<
     }
     const mod = (await import(file)) as Record<string, unknown>;
     const handlers = Object.keys(mod)
-      .filter((name) => HANDLER_NAMES.has(name) && typeof mod[name] === "function")
+      // otherMethods' 405s (and OPTIONS) are not the route's own: tests/api/methods.test.ts
+      .filter(
+        (name) =>
+          HANDLER_NAMES.has(name) &&
+          typeof mod[name] === "function" &&
+          !(OTHER_METHODS in (mod[name] as object)),
+      )
       .sort();
     routes.push({ template: `/${segments.join("/")}`, file, params, handlers });
   }

@@ -2,8 +2,14 @@
 import { deleteAccountBody } from "@/lib/schemas/account";
 import { deleteAccount } from "@/lib/server/account/delete-account";
 import { json, parseBody } from "@/lib/server/http";
-import { withAuth } from "@/lib/server/route";
+import { otherMethods, withAuth } from "@/lib/server/route";
 
 export const DELETE = withAuth(async ({ req, user }) =>
   json(await deleteAccount(user.id, await parseBody(req, deleteAccountBody))),
 );
+
+export const GET = otherMethods("DELETE");
+export const POST = otherMethods("DELETE");
+export const PUT = otherMethods("DELETE");
+export const PATCH = otherMethods("DELETE");
+export const OPTIONS = otherMethods("DELETE");

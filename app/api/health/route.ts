@@ -1,9 +1,15 @@
 // GET /api/health - 200 when the app and its database answer, 503 otherwise
 import { checkHealth } from "@/lib/server/health/check-health";
 import { json } from "@/lib/server/http";
-import { withPublic } from "@/lib/server/route";
+import { otherMethods, withPublic } from "@/lib/server/route";
 
 export const GET = withPublic(async () => {
   const health = await checkHealth();
   return json(health, health.status === "ok" ? 200 : 503);
 });
+
+export const POST = otherMethods("GET");
+export const PUT = otherMethods("GET");
+export const PATCH = otherMethods("GET");
+export const DELETE = otherMethods("GET");
+export const OPTIONS = otherMethods("GET");

@@ -4,7 +4,7 @@ import { createPersonBody, peopleQuery } from "@/lib/schemas/person";
 import { json, parseBody, parseQuery } from "@/lib/server/http";
 import { createPerson } from "@/lib/server/people/create-person";
 import { listPeopleJson } from "@/lib/server/people/list-people";
-import { withAuth } from "@/lib/server/route";
+import { otherMethods, withAuth } from "@/lib/server/route";
 
 export const GET = withAuth(async ({ req, user }) => {
   const { tree } = parseQuery(req, peopleQuery);
@@ -18,3 +18,8 @@ export const POST = withAuth(async ({ req, user }) => {
   const body = await parseBody(req, createPersonBody);
   return json(await createPerson(user.id, body));
 });
+
+export const PUT = otherMethods("GET", "POST");
+export const PATCH = otherMethods("GET", "POST");
+export const DELETE = otherMethods("GET", "POST");
+export const OPTIONS = otherMethods("GET", "POST");

@@ -1,7 +1,7 @@
 // GET /api/trees - the caller's trees as {_id, title}; POST /api/trees - create a tree
 import { createTreeBody } from "@/lib/schemas/tree";
 import { json, parseBody } from "@/lib/server/http";
-import { withAuth } from "@/lib/server/route";
+import { otherMethods, withAuth } from "@/lib/server/route";
 import { createTree } from "@/lib/server/trees/create-tree";
 import { listTrees } from "@/lib/server/trees/list-trees";
 import { treeEtag } from "@/lib/server/trees/serialize";
@@ -13,3 +13,8 @@ export const POST = withAuth(async ({ req, user }) => {
   const tree = await createTree(user.id, body);
   return json(tree, { headers: { ETag: treeEtag(tree.version) } });
 });
+
+export const PUT = otherMethods("GET", "POST");
+export const PATCH = otherMethods("GET", "POST");
+export const DELETE = otherMethods("GET", "POST");
+export const OPTIONS = otherMethods("GET", "POST");

@@ -1,6 +1,12 @@
 // GET /api/user - the signed-in user's email and username
 import { getUser } from "@/lib/server/account/get-user";
 import { json } from "@/lib/server/http";
-import { withAuth } from "@/lib/server/route";
+import { otherMethods, withAuth } from "@/lib/server/route";
 
 export const GET = withAuth(async ({ user }) => json(await getUser(user.id)));
+
+export const POST = otherMethods("GET");
+export const PUT = otherMethods("GET");
+export const PATCH = otherMethods("GET");
+export const DELETE = otherMethods("GET");
+export const OPTIONS = otherMethods("GET");

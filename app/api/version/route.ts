@@ -1,9 +1,15 @@
 // GET /api/version - the running version and deploy color
 import { getEnv } from "@/lib/env";
 import { json } from "@/lib/server/http";
-import { withPublic } from "@/lib/server/route";
+import { otherMethods, withPublic } from "@/lib/server/route";
 import pkg from "@/package.json" with { type: "json" };
 
 export const GET = withPublic(async () =>
   json({ version: pkg.version, color: getEnv().DEPLOY_COLOR }),
 );
+
+export const POST = otherMethods("GET");
+export const PUT = otherMethods("GET");
+export const PATCH = otherMethods("GET");
+export const DELETE = otherMethods("GET");
+export const OPTIONS = otherMethods("GET");

@@ -2,8 +2,14 @@
 import { forgotPasswordBody } from "@/lib/schemas/account";
 import { requestPasswordReset } from "@/lib/server/account/request-password-reset";
 import { clientIp, json, parseBody } from "@/lib/server/http";
-import { withPublic } from "@/lib/server/route";
+import { otherMethods, withPublic } from "@/lib/server/route";
 
 export const POST = withPublic(async ({ req }) =>
   json(await requestPasswordReset(await parseBody(req, forgotPasswordBody), clientIp(req))),
 );
+
+export const GET = otherMethods("POST");
+export const PUT = otherMethods("POST");
+export const PATCH = otherMethods("POST");
+export const DELETE = otherMethods("POST");
+export const OPTIONS = otherMethods("POST");

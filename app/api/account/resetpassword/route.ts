@@ -2,8 +2,14 @@
 import { resetPasswordBody } from "@/lib/schemas/account";
 import { resetPassword } from "@/lib/server/account/reset-password";
 import { json, parseBody } from "@/lib/server/http";
-import { withPublic } from "@/lib/server/route";
+import { otherMethods, withPublic } from "@/lib/server/route";
 
 export const POST = withPublic(async ({ req }) =>
   json(await resetPassword(await parseBody(req, resetPasswordBody))),
 );
+
+export const GET = otherMethods("POST");
+export const PUT = otherMethods("POST");
+export const PATCH = otherMethods("POST");
+export const DELETE = otherMethods("POST");
+export const OPTIONS = otherMethods("POST");

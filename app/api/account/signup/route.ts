@@ -2,8 +2,14 @@
 import { signupBody } from "@/lib/schemas/account";
 import { signUp } from "@/lib/server/account/sign-up";
 import { json, parseBody } from "@/lib/server/http";
-import { withPublic } from "@/lib/server/route";
+import { otherMethods, withPublic } from "@/lib/server/route";
 
 export const POST = withPublic(async ({ req }) =>
   json(await signUp(await parseBody(req, signupBody))),
 );
+
+export const GET = otherMethods("POST");
+export const PUT = otherMethods("POST");
+export const PATCH = otherMethods("POST");
+export const DELETE = otherMethods("POST");
+export const OPTIONS = otherMethods("POST");

@@ -6,7 +6,7 @@ import { getPersonOrThrow } from "@/lib/server/people/get-person";
 import { parsePersonUpdate } from "@/lib/server/people/parse-person-update";
 import { updatePerson } from "@/lib/server/people/update-person";
 import { updatePersonLinks } from "@/lib/server/people/update-person-links";
-import { withAuth } from "@/lib/server/route";
+import { otherMethods, withAuth } from "@/lib/server/route";
 
 type Params = { personId: string };
 
@@ -27,3 +27,7 @@ export const DELETE = withAuth<Params>(async ({ params, user }) => {
   const { tree } = await deletePerson(user.id, params.personId);
   return json({ message: "Person removed", tree });
 });
+
+export const POST = otherMethods<Params>("GET", "PUT", "DELETE");
+export const PATCH = otherMethods<Params>("GET", "PUT", "DELETE");
+export const OPTIONS = otherMethods<Params>("GET", "PUT", "DELETE");

@@ -4,7 +4,7 @@ import { json } from "@/lib/server/http";
 import { getPublishedTreeJson } from "@/lib/server/published/get-published-tree";
 import { publishTree } from "@/lib/server/published/publish-tree";
 import { unpublishTree } from "@/lib/server/published/unpublish-tree";
-import { withAuth, withPublic } from "@/lib/server/route";
+import { otherMethods, withAuth, withPublic } from "@/lib/server/route";
 
 type Params = { treeId: string };
 
@@ -24,3 +24,7 @@ export const DELETE = withAuth<Params>(async ({ params, user }) => {
   await unpublishTree(user.id, params.treeId);
   return json({ message: "Tree is no longer published" });
 });
+
+export const POST = otherMethods<Params>("GET", "PUT", "DELETE");
+export const PATCH = otherMethods<Params>("GET", "PUT", "DELETE");
+export const OPTIONS = otherMethods<Params>("GET", "PUT", "DELETE");

@@ -2,7 +2,7 @@
 import { NextResponse } from "next/server";
 import { z } from "zod";
 import { json, parseBody } from "@/lib/server/http";
-import { withAuth } from "@/lib/server/route";
+import { otherMethods, withAuth } from "@/lib/server/route";
 import { deleteTree } from "@/lib/server/trees/delete-tree";
 import { getTreeJson } from "@/lib/server/trees/get-tree";
 import { expectedVersionFrom } from "@/lib/server/trees/if-match";
@@ -39,3 +39,7 @@ export const DELETE = withAuth<Params>(async ({ params, user }) => {
   await deleteTree(user.id, params.treeId);
   return json({ message: "Tree deleted" });
 });
+
+export const POST = otherMethods<Params>("GET", "PATCH", "DELETE");
+export const PUT = otherMethods<Params>("GET", "PATCH", "DELETE");
+export const OPTIONS = otherMethods<Params>("GET", "PATCH", "DELETE");

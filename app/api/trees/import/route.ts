@@ -4,7 +4,7 @@ import { json, parseQuery } from "@/lib/server/http";
 import { IMPORT_PER_USER, importFile } from "@/lib/server/import/import-file";
 import { readImportBody } from "@/lib/server/import/read-import-body";
 import { enforceRateLimit } from "@/lib/server/rate-limit";
-import { withAuth } from "@/lib/server/route";
+import { otherMethods, withAuth } from "@/lib/server/route";
 
 export const POST = withAuth(async ({ req, user }) => {
   const query = parseQuery(req, importQuery);
@@ -12,3 +12,9 @@ export const POST = withAuth(async ({ req, user }) => {
   const result = await importFile(user.id, await readImportBody(req), query);
   return json(result, 201);
 });
+
+export const GET = otherMethods("POST");
+export const PUT = otherMethods("POST");
+export const PATCH = otherMethods("POST");
+export const DELETE = otherMethods("POST");
+export const OPTIONS = otherMethods("POST");

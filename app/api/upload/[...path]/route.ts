@@ -2,7 +2,7 @@
 // PUT /api/upload/file/{image}?expires=&signature= - the signed upload URL's one PUT
 import { ApiError } from "@/lib/server/errors";
 import { json } from "@/lib/server/http";
-import { withPublic } from "@/lib/server/route";
+import { otherMethods, withPublic } from "@/lib/server/route";
 import { getImage, imageResponse } from "@/lib/server/uploads/get-image";
 import { getResizedImage } from "@/lib/server/uploads/get-resized-image";
 import { receiveUpload } from "@/lib/server/uploads/receive-upload";
@@ -22,3 +22,8 @@ export const PUT = withPublic<Params>(async ({ req, params }) => {
   if (first !== "file") throw new ApiError(404, "Not found");
   return json(await receiveUpload(rest.join("/"), req));
 });
+
+export const POST = otherMethods<Params>("GET", "PUT");
+export const PATCH = otherMethods<Params>("GET", "PUT");
+export const DELETE = otherMethods<Params>("GET", "PUT");
+export const OPTIONS = otherMethods<Params>("GET", "PUT");

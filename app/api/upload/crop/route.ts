@@ -1,10 +1,16 @@
 // PUT /api/upload/crop - crop one of the caller's uploads into a new one
 import { cropBody } from "@/lib/schemas/upload";
 import { json, parseBody } from "@/lib/server/http";
-import { withAuth } from "@/lib/server/route";
+import { otherMethods, withAuth } from "@/lib/server/route";
 import { cropImage } from "@/lib/server/uploads/crop-image";
 
 export const PUT = withAuth(async ({ req, user }) => {
   const { cropData, image } = await parseBody(req, cropBody);
   return json(await cropImage({ ownerId: user.id, image, cropData }));
 });
+
+export const GET = otherMethods("PUT");
+export const POST = otherMethods("PUT");
+export const PATCH = otherMethods("PUT");
+export const DELETE = otherMethods("PUT");
+export const OPTIONS = otherMethods("PUT");

@@ -1,10 +1,16 @@
 // GET /api/upload/url?type=&dir= - reserve a file name and a signed URL to PUT the file to
 import { uploadUrlQuery } from "@/lib/schemas/upload";
 import { json, parseQuery, requestOrigin } from "@/lib/server/http";
-import { withAuth } from "@/lib/server/route";
+import { otherMethods, withAuth } from "@/lib/server/route";
 import { createUploadUrl } from "@/lib/server/uploads/create-upload-url";
 
 export const GET = withAuth(async ({ req, user }) => {
   const { type, dir } = parseQuery(req, uploadUrlQuery);
   return json(await createUploadUrl({ ownerId: user.id, type, dir, origin: requestOrigin(req) }));
 });
+
+export const POST = otherMethods("GET");
+export const PUT = otherMethods("GET");
+export const PATCH = otherMethods("GET");
+export const DELETE = otherMethods("GET");
+export const OPTIONS = otherMethods("GET");

@@ -2,8 +2,14 @@
 import { updateEmailBody } from "@/lib/schemas/account";
 import { updateEmail } from "@/lib/server/account/update-email";
 import { json, parseBody } from "@/lib/server/http";
-import { withAuth } from "@/lib/server/route";
+import { otherMethods, withAuth } from "@/lib/server/route";
 
 export const PUT = withAuth(async ({ req, user }) =>
   json(await updateEmail(user.id, await parseBody(req, updateEmailBody))),
 );
+
+export const GET = otherMethods("PUT");
+export const POST = otherMethods("PUT");
+export const PATCH = otherMethods("PUT");
+export const DELETE = otherMethods("PUT");
+export const OPTIONS = otherMethods("PUT");

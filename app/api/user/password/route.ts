@@ -2,8 +2,14 @@
 import { updatePasswordBody } from "@/lib/schemas/account";
 import { updatePassword } from "@/lib/server/account/update-password";
 import { json, parseBody } from "@/lib/server/http";
-import { withAuth } from "@/lib/server/route";
+import { otherMethods, withAuth } from "@/lib/server/route";
 
 export const PUT = withAuth(async ({ req, user }) =>
   json(await updatePassword(user.id, await parseBody(req, updatePasswordBody))),
 );
+
+export const GET = otherMethods("PUT");
+export const POST = otherMethods("PUT");
+export const PATCH = otherMethods("PUT");
+export const DELETE = otherMethods("PUT");
+export const OPTIONS = otherMethods("PUT");

@@ -1,10 +1,16 @@
 // GET /api/published/[treeId]/og - the published tree's Open Graph image (1200×630 PNG)
 import { renderTreeOgImage } from "@/components/tree-export/og-image";
 import { getPublishedTree } from "@/lib/server/published/get-published-tree";
-import { withPublic } from "@/lib/server/route";
+import { otherMethods, withPublic } from "@/lib/server/route";
 
 type Params = { treeId: string };
 
 export const GET = withPublic<Params>(async ({ params }) =>
   renderTreeOgImage(await getPublishedTree(params.treeId)),
 );
+
+export const POST = otherMethods<Params>("GET");
+export const PUT = otherMethods<Params>("GET");
+export const PATCH = otherMethods<Params>("GET");
+export const DELETE = otherMethods<Params>("GET");
+export const OPTIONS = otherMethods<Params>("GET");

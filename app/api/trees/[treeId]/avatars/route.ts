@@ -1,7 +1,7 @@
 // GET /api/trees/[treeId]/avatars?size=100x100|200x200 - every distinct avatar of the owner's
 // tree in one answer, as data: URIs (the image export embeds them without a request per avatar)
 import { parseQuery } from "@/lib/server/http";
-import { withAuth } from "@/lib/server/route";
+import { otherMethods, withAuth } from "@/lib/server/route";
 import { getTreeAvatars, treeAvatarsQuery } from "@/lib/server/uploads/get-tree-avatars";
 
 type Params = { treeId: string };
@@ -18,3 +18,9 @@ export const GET = withAuth<Params>(async ({ req, params, user }) => {
     },
   });
 });
+
+export const POST = otherMethods<Params>("GET");
+export const PUT = otherMethods<Params>("GET");
+export const PATCH = otherMethods<Params>("GET");
+export const DELETE = otherMethods<Params>("GET");
+export const OPTIONS = otherMethods<Params>("GET");

@@ -3,7 +3,7 @@ import { exportQuery } from "@/lib/import/schemas";
 import { exportTreeGedcom } from "@/lib/server/export/export-tree-gedcom";
 import { exportTreeZip } from "@/lib/server/export/export-tree-zip";
 import { parseQuery } from "@/lib/server/http";
-import { withAuth } from "@/lib/server/route";
+import { otherMethods, withAuth } from "@/lib/server/route";
 
 type Params = { treeId: string };
 
@@ -23,3 +23,9 @@ export const GET = withAuth<Params>(async ({ req, params, user }) => {
     },
   });
 });
+
+export const POST = otherMethods<Params>("GET");
+export const PUT = otherMethods<Params>("GET");
+export const PATCH = otherMethods<Params>("GET");
+export const DELETE = otherMethods<Params>("GET");
+export const OPTIONS = otherMethods<Params>("GET");
