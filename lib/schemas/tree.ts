@@ -98,18 +98,7 @@ export const treeData = z.unknown().transform((value, ctx) => {
   return parsed.data;
 });
 
-/** A new, empty node (the root of a new tree, or a new child). */
-export function emptyNode(): TreeNode {
-  return {
-    person: null,
-    partners: [],
-    children: [],
-    parentType: "NONE",
-    parents: [],
-    adoptiveParents: [],
-    hidden: false,
-  };
-}
+export { emptyNode } from "@/lib/tree/empty-node";
 
 const title = z
   .string({ error: "title must be text" })

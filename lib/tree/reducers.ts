@@ -1,4 +1,5 @@
-import { emptyNode, type TreeNode } from "@/lib/schemas/tree";
+import type { TreeNode } from "@/lib/schemas/tree";
+import { emptyNode } from "./empty-node";
 
 /** The address of a node: child indexes from the root (`[]` is the root itself). */
 export type NodePath = readonly number[];
