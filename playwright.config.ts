@@ -16,11 +16,11 @@ export default defineConfig({
   testDir: "tests/e2e",
   testMatch: /.*\.spec\.ts$/,
   fullyParallel: true,
-  workers: process.env.CI ? 2 : 2,
+  workers: 2,
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  reporter: process.env.CI ? [["list"]] : [["list"]],
+  reporter: [["list"]],
   use: {
     baseURL: e2e.baseURL,
     trace: "retain-on-failure",
