@@ -1,6 +1,6 @@
 /**
  * The API benchmark's baseline: the same reads and writes as the app, on node:http and pg with no
- * framework and no ORM, against the same database with the same SQL shapes, the same auth check
+ * framework and no ORM, against the same database with the same SQL text (lib/server/sql/reads.ts), the same auth check
  * (HS256 JWT with jose, then the user's sessionVersion) and the same validation of tree saves
  * (lib/schemas/tree.ts), the same JSON text built by PostgreSQL for the reads and the same API
  * security headers (lib/security-headers.ts). Sign-in does what lib/server/account/sign-in.ts
@@ -19,6 +19,13 @@ import { SignJWT, jwtVerify } from "jose";
 import pg from "pg";
 import sharp from "sharp";
 import { apiSecurityHeaders } from "@/lib/security-headers";
+import {
+  PEOPLE_JSON_SQL,
+  PEOPLE_WORK_MEM,
+  PUBLISHED_JSON_SQL,
+  SESSION_USER_SQL,
+  TREE_JSON_SQL,
+} from "@/lib/server/sql/reads";
 import { treeData, type TreeNode } from "@/lib/schemas/tree";
 
 const PORT = Number(process.env.PORT ?? 3313);
@@ -104,10 +111,9 @@ async function authenticate(req: http.IncomingMessage): Promise<string> {
   if (typeof username !== "string" || typeof sv !== "number") {
     throw new HttpError(403, "You're session expired. Please login again.");
   }
-  const { rows } = await pool.query<{ id: string; sessionVersion: number }>(
-    `SELECT "id", "email", "sessionVersion" FROM "User" WHERE "id" = $1 LIMIT 1`,
-    [username],
-  );
+  const { rows } = await pool.query<{ id: string; sessionVersion: number }>(SESSION_USER_SQL, [
+    username,
+  ]);
   if (rows[0]?.sessionVersion !== sv) {
     throw new HttpError(403, "You're session expired. Please login again.");
   }
@@ -119,15 +125,10 @@ const ID = /^[A-Za-z0-9_-]{1,64}$/;
 /** lib/server/trees/get-tree.ts getTreeJson: PostgreSQL writes the answer's JSON. */
 async function getTree(ownerId: string, treeId: string) {
   if (!ID.test(treeId)) throw new HttpError(404, "Tree not found");
-  const { rows } = await pool.query<{ json: string; version: number }>(
-    `SELECT row_to_json(r)::text AS "json", r."version"
-     FROM (
-       SELECT t."id" AS "_id", t."title", t."description", t."cover", t."data", t."version"
-       FROM "Tree" t
-       WHERE t."id" = $1 AND t."ownerId" = $2 AND t."deletedAt" IS NULL
-     ) r`,
-    [treeId, ownerId],
-  );
+  const { rows } = await pool.query<{ json: string; version: number }>(TREE_JSON_SQL, [
+    treeId,
+    ownerId,
+  ]);
   const row = rows[0];
   if (!row) throw new HttpError(404, "Tree not found");
   return row;
@@ -202,23 +203,8 @@ async function listPeople(ownerId: string, treeId: string): Promise<string> {
   const client = await pool.connect();
   try {
     await client.query("BEGIN");
-    await client.query("SET LOCAL work_mem = '64MB'");
-    const { rows } = await client.query<{ people: string }>(
-      `SELECT '[' || COALESCE((
-         SELECT string_agg(person.json, ',' ORDER BY p."createdAt", p."id")
-         FROM "Person" p
-         CROSS JOIN LATERAL (
-           SELECT row_to_json(r)::text AS json FROM (
-             SELECT p."id" AS "_id", p."treeId" AS "tree", p."avatar", p."firstName", p."lastName",
-               p."bio", p."traits", p."aspirations", p."lifeStates", p."custom", p."links"
-           ) r
-         ) person
-         WHERE p."treeId" = t."id"
-       ), '') || ']' AS "people"
-       FROM "Tree" t
-       WHERE t."id" = $1 AND t."ownerId" = $2 AND t."deletedAt" IS NULL`,
-      [treeId, ownerId],
-    );
+    await client.query(`SET LOCAL work_mem = '${PEOPLE_WORK_MEM}'`);
+    const { rows } = await client.query<{ people: string }>(PEOPLE_JSON_SQL, [treeId, ownerId]);
     await client.query("COMMIT");
     const row = rows[0];
     if (!row) throw new HttpError(404, "Tree not found");
@@ -234,23 +220,7 @@ async function listPeople(ownerId: string, treeId: string): Promise<string> {
 /** lib/server/published/get-published-tree.ts getPublishedTreeJson. */
 async function getPublished(treeId: string): Promise<string> {
   if (!ID.test(treeId)) throw new HttpError(404, "This tree is not published");
-  const { rows } = await pool.query<{ json: string }>(
-    `SELECT json_build_object(
-       'lastPublishDate', to_char(p."publishedAt", 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-       'viewCount', p."viewCount",
-       'tree', json_build_object(
-         '_id', p."treeId",
-         'title', p."tree" -> 'title',
-         'description', p."tree" -> 'description',
-         'cover', p."tree" -> 'cover',
-         'data', p."tree" -> 'data'
-       ),
-       'people', p."people"
-     )::text AS "json"
-     FROM "PublishedTree" p
-     WHERE p."treeId" = $1`,
-    [treeId],
-  );
+  const { rows } = await pool.query<{ json: string }>(PUBLISHED_JSON_SQL, [treeId]);
   const row = rows[0];
   if (!row) throw new HttpError(404, "This tree is not published");
   return row.json;
