@@ -1,9 +1,11 @@
 // The production server: Next's request handler behind node:http, so that the client address
 // comes from the socket (not a header anyone can send) and PGlite is closed cleanly on exit.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import path from "node:path";
 import next from "next";
 import { getEnv } from "../lib/env";
 import { createFastReads } from "../lib/server/fast-reads";
+import { createStaticAssets } from "../lib/server/static-assets";
 import { getPgPool } from "../lib/server/pg-pool";
 import { processLogger } from "../lib/server/process-logger";
 
@@ -35,14 +37,20 @@ export async function startServer(options: { dev?: boolean } = {}) {
     }
     void handle(req, res);
   };
+  // Built assets from memory, compressed once (lib/server/static-assets.ts); `next dev` serves
+  // its own.
+  const staticAssets = options.dev
+    ? null
+    : createStaticAssets(path.join(process.env.HEIRLOOM_DIST_DIR || ".next", "static"));
+  const inFront = async (req: IncomingMessage, res: ServerResponse) =>
+    ((await staticAssets?.(req, res)) ?? false) || ((await fastReads?.(req, res)) ?? false);
   const server = createServer((req, res) => {
-    if (!fastReads) return toNext(req, res);
-    fastReads(req, res).then(
+    inFront(req, res).then(
       (answered) => {
         if (!answered) toNext(req, res);
       },
       (error: unknown) => {
-        processLogger().error({ err: error }, "fast read failed");
+        processLogger().error({ err: error }, "answer in front of Next failed");
         if (res.headersSent) res.destroy();
         else toNext(req, res);
       },
