@@ -111,14 +111,17 @@ export function withAuth<P extends Params = Record<string, never>>(
 /** Marks otherMethods' handlers (its value: the Allow header), so tests tell them apart. */
 export const OTHER_METHODS = Symbol.for("heirloom.otherMethods");
 
+type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
 /**
- * The handler for every method a route does not have, and for OPTIONS. Next would answer those
- * with an empty 405 (and an OPTIONS listing every exported method) without the API's headers;
- * this answers 405 in the spec's error shape with Allow, and OPTIONS with 204 and Allow.
+ * Handlers for every method a route does not have, and for OPTIONS: a route exports the ones it
+ * lacks, `export const { POST, PUT, OPTIONS } = otherMethods("GET", "PATCH")`. Next would answer
+ * those with an empty 405 (and an OPTIONS listing every exported method) without the API's
+ * headers; these answer 405 in the spec's error shape with Allow, and OPTIONS with 204 and Allow.
  */
 export function otherMethods<P extends Params = Record<string, never>>(
-  ...allowed: string[]
-): RouteHandler<P> {
+  ...allowed: Method[]
+): Record<Method | "OPTIONS", RouteHandler<P>> {
   const allow = [...allowed, ...(allowed.includes("GET") ? ["HEAD"] : []), "OPTIONS"].join(", ");
   const handler = withPublic<P>(async ({ req }) => {
     if (req.method === "OPTIONS") {
@@ -128,5 +131,6 @@ export function otherMethods<P extends Params = Record<string, never>>(
       Allow: allow,
     });
   });
-  return Object.assign(handler, { [OTHER_METHODS]: allow });
+  const marked = Object.assign(handler, { [OTHER_METHODS]: allow });
+  return { GET: marked, POST: marked, PUT: marked, PATCH: marked, DELETE: marked, OPTIONS: marked };
 }

@@ -8,8 +8,4 @@ export const DELETE = withAuth(async ({ req, user }) =>
   json(await deleteAccount(user.id, await parseBody(req, deleteAccountBody))),
 );
 
-export const GET = otherMethods("DELETE");
-export const POST = otherMethods("DELETE");
-export const PUT = otherMethods("DELETE");
-export const PATCH = otherMethods("DELETE");
-export const OPTIONS = otherMethods("DELETE");
+export const { GET, POST, PUT, PATCH, OPTIONS } = otherMethods("DELETE");

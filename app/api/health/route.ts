@@ -8,8 +8,4 @@ export const GET = withPublic(async () => {
   return json(health, health.status === "ok" ? 200 : 503);
 });
 
-export const POST = otherMethods("GET");
-export const PUT = otherMethods("GET");
-export const PATCH = otherMethods("GET");
-export const DELETE = otherMethods("GET");
-export const OPTIONS = otherMethods("GET");
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET");

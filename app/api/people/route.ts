@@ -19,7 +19,4 @@ export const POST = withAuth(async ({ req, user }) => {
   return json(await createPerson(user.id, body));
 });
 
-export const PUT = otherMethods("GET", "POST");
-export const PATCH = otherMethods("GET", "POST");
-export const DELETE = otherMethods("GET", "POST");
-export const OPTIONS = otherMethods("GET", "POST");
+export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET", "POST");

@@ -14,7 +14,4 @@ export const POST = withAuth(async ({ req, user }) => {
   return json(tree, { headers: { ETag: treeEtag(tree.version) } });
 });
 
-export const PUT = otherMethods("GET", "POST");
-export const PATCH = otherMethods("GET", "POST");
-export const DELETE = otherMethods("GET", "POST");
-export const OPTIONS = otherMethods("GET", "POST");
+export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET", "POST");

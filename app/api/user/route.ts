@@ -5,8 +5,4 @@ import { otherMethods, withAuth } from "@/lib/server/route";
 
 export const GET = withAuth(async ({ user }) => json(await getUser(user.id)));
 
-export const POST = otherMethods("GET");
-export const PUT = otherMethods("GET");
-export const PATCH = otherMethods("GET");
-export const DELETE = otherMethods("GET");
-export const OPTIONS = otherMethods("GET");
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET");

@@ -8,8 +8,4 @@ export const POST = withPublic(async ({ req }) =>
   json(await sendUsername(await parseBody(req, forgotUsernameBody), clientIp(req))),
 );
 
-export const GET = otherMethods("POST");
-export const PUT = otherMethods("POST");
-export const PATCH = otherMethods("POST");
-export const DELETE = otherMethods("POST");
-export const OPTIONS = otherMethods("POST");
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods("POST");

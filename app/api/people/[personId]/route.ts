@@ -28,6 +28,4 @@ export const DELETE = withAuth<Params>(async ({ params, user }) => {
   return json({ message: "Person removed", tree });
 });
 
-export const POST = otherMethods<Params>("GET", "PUT", "DELETE");
-export const PATCH = otherMethods<Params>("GET", "PUT", "DELETE");
-export const OPTIONS = otherMethods<Params>("GET", "PUT", "DELETE");
+export const { POST, PATCH, OPTIONS } = otherMethods<Params>("GET", "PUT", "DELETE");

@@ -40,6 +40,4 @@ export const DELETE = withAuth<Params>(async ({ params, user }) => {
   return json({ message: "Tree deleted" });
 });
 
-export const POST = otherMethods<Params>("GET", "PATCH", "DELETE");
-export const PUT = otherMethods<Params>("GET", "PATCH", "DELETE");
-export const OPTIONS = otherMethods<Params>("GET", "PATCH", "DELETE");
+export const { POST, PUT, OPTIONS } = otherMethods<Params>("GET", "PATCH", "DELETE");

@@ -13,8 +13,4 @@ export const POST = withAuth(async ({ req, user }) => {
   return json(result, 201);
 });
 
-export const GET = otherMethods("POST");
-export const PUT = otherMethods("POST");
-export const PATCH = otherMethods("POST");
-export const DELETE = otherMethods("POST");
-export const OPTIONS = otherMethods("POST");
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods("POST");

@@ -23,7 +23,4 @@ export const PUT = withPublic<Params>(async ({ req, params }) => {
   return json(await receiveUpload(rest.join("/"), req));
 });
 
-export const POST = otherMethods<Params>("GET", "PUT");
-export const PATCH = otherMethods<Params>("GET", "PUT");
-export const DELETE = otherMethods<Params>("GET", "PUT");
-export const OPTIONS = otherMethods<Params>("GET", "PUT");
+export const { POST, PATCH, DELETE, OPTIONS } = otherMethods<Params>("GET", "PUT");

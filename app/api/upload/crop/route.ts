@@ -9,8 +9,4 @@ export const PUT = withAuth(async ({ req, user }) => {
   return json(await cropImage({ ownerId: user.id, image, cropData }));
 });
 
-export const GET = otherMethods("PUT");
-export const POST = otherMethods("PUT");
-export const PATCH = otherMethods("PUT");
-export const DELETE = otherMethods("PUT");
-export const OPTIONS = otherMethods("PUT");
+export const { GET, POST, PATCH, DELETE, OPTIONS } = otherMethods("PUT");

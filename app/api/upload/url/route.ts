@@ -9,8 +9,4 @@ export const GET = withAuth(async ({ req, user }) => {
   return json(await createUploadUrl({ ownerId: user.id, type, dir, origin: requestOrigin(req) }));
 });
 
-export const POST = otherMethods("GET");
-export const PUT = otherMethods("GET");
-export const PATCH = otherMethods("GET");
-export const DELETE = otherMethods("GET");
-export const OPTIONS = otherMethods("GET");
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET");

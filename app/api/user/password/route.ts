@@ -8,8 +8,4 @@ export const PUT = withAuth(async ({ req, user }) =>
   json(await updatePassword(user.id, await parseBody(req, updatePasswordBody))),
 );
 
-export const GET = otherMethods("PUT");
-export const POST = otherMethods("PUT");
-export const PATCH = otherMethods("PUT");
-export const DELETE = otherMethods("PUT");
-export const OPTIONS = otherMethods("PUT");
+export const { GET, POST, PATCH, DELETE, OPTIONS } = otherMethods("PUT");

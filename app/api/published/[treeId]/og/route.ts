@@ -9,8 +9,4 @@ export const GET = withPublic<Params>(async ({ params }) =>
   renderTreeOgImage(await getPublishedTree(params.treeId)),
 );
 
-export const POST = otherMethods<Params>("GET");
-export const PUT = otherMethods<Params>("GET");
-export const PATCH = otherMethods<Params>("GET");
-export const DELETE = otherMethods<Params>("GET");
-export const OPTIONS = otherMethods<Params>("GET");
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods<Params>("GET");

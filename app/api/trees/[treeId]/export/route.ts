@@ -24,8 +24,4 @@ export const GET = withAuth<Params>(async ({ req, params, user }) => {
   });
 });
 
-export const POST = otherMethods<Params>("GET");
-export const PUT = otherMethods<Params>("GET");
-export const PATCH = otherMethods<Params>("GET");
-export const DELETE = otherMethods<Params>("GET");
-export const OPTIONS = otherMethods<Params>("GET");
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods<Params>("GET");
