@@ -70,8 +70,9 @@ export function createStaticAssets(staticDir: string): StaticAssets {
     if (!pending) {
       pending = load(relative);
       cache.set(relative, pending);
-      // A file not there (yet) is asked for again next time, not remembered as missing.
-      void pending.then((asset) => asset ?? cache.delete(relative));
+      // A file not there (yet), or one that failed to load, is tried again next time.
+      const forget = () => cache.delete(relative);
+      pending.then((asset) => asset ?? forget(), forget);
     }
     const asset = await pending;
     if (!asset) return false;
