@@ -16,6 +16,7 @@ import { promisify } from "node:util";
 import zlib from "node:zlib";
 import type pg from "pg";
 import type { Logger } from "pino";
+import { imageName, objectId } from "@/lib/schemas/common";
 import { IMAGE_SIZES } from "@/lib/schemas/upload";
 import { apiSecurityHeaders } from "@/lib/security-headers";
 import { JWT_SECRET_SETTING, verifyTokenWith } from "./auth/verify";
@@ -24,8 +25,10 @@ import {
   PUBLISHED_JSON_SQL,
   TREE_JSON_FOR_SESSION_SQL,
 } from "./sql/reads";
+import { contentTypeForKey } from "./storage/content-type";
 import { isStorable } from "./storable";
 import { treeEtag } from "./trees/etag";
+import { IMAGE_HEADERS, variantKey } from "./uploads/image-files";
 
 export interface FastReadsOptions {
   /** The process's pool (lib/server/pg-pool.ts), opened with PEOPLE_WORK_MEM. */
@@ -52,19 +55,14 @@ interface Answer {
   headers: Record<string, string>;
 }
 
-const ID = "[A-Za-z0-9_-]{1,64}";
-const TREE = new RegExp(`^/api/trees/(${ID})$`);
-const PUBLISHED = new RegExp(`^/api/published/(${ID})$`);
-const PEOPLE_QUERY = new RegExp(`^tree=(${ID})$`);
-/** lib/schemas/common.ts imageName, at a size from IMAGE_SIZES. */
-const IMAGE =
-  /^\/api\/upload\/(\d{1,4}x\d{1,4})\/((?:avatar|cover)\/[A-Za-z0-9_-]+\.(?:png|jpe?g))$/;
+// Each id and image name is then checked as the route handler checks it (lib/schemas/common.ts).
+const TREE = /^\/api\/trees\/([^/]+)$/;
+const PUBLISHED = /^\/api\/published\/([^/]+)$/;
+const PEOPLE_QUERY = /^tree=([^&]+)$/;
+const IMAGE = /^\/api\/upload\/([^/]+)\/(.+)$/;
 const SIZES: ReadonlySet<string> = new Set(IMAGE_SIZES);
-const IMAGE_TYPES: Record<string, string> = {
-  ".png": "image/png",
-  ".jpg": "image/jpeg",
-  ".jpeg": "image/jpeg",
-};
+const isId = (text: string | undefined): text is string =>
+  text !== undefined && objectId.safeParse(text).success;
 /** Files up to this size are read whole; larger ones are streamed. */
 const SMALL_FILE_BYTES = 256 * 1024;
 /** Next compresses answers of 1 KB or more (the `compression` package's threshold). */
@@ -85,17 +83,16 @@ export function matchFastRead(method: string | undefined, url: string | undefine
   const pathname = queryAt === -1 ? url : url.slice(0, queryAt);
   const query = queryAt === -1 ? "" : url.slice(queryAt + 1);
   let match = TREE.exec(pathname);
-  if (match?.[1]) return { kind: "tree", treeId: match[1] };
+  if (isId(match?.[1])) return { kind: "tree", treeId: match[1] };
   match = PUBLISHED.exec(pathname);
-  if (match?.[1]) return { kind: "published", treeId: match[1] };
+  if (isId(match?.[1])) return { kind: "published", treeId: match[1] };
   if (pathname === "/api/people") {
     match = PEOPLE_QUERY.exec(query);
-    return match?.[1] ? { kind: "people", treeId: match[1] } : null;
+    return isId(match?.[1]) ? { kind: "people", treeId: match[1] } : null;
   }
   match = IMAGE.exec(pathname);
-  if (match?.[1] && match[2] && match[2].length <= 200 && SIZES.has(match[1])) {
-    return { kind: "image", size: match[1], name: match[2] };
-  }
+  const [, size = "", name = ""] = match ?? [];
+  if (SIZES.has(size) && imageName.safeParse(name).success) return { kind: "image", size, name };
   return null;
 }
 
@@ -166,8 +163,8 @@ export function createFastReads(options: FastReadsOptions): FastReads {
       }
       case "image": {
         if (!options.uploadsDir) return null;
-        // variantKey(size, name) in LocalDiskStorage's root: made already, or Next makes it.
-        const file = path.join(options.uploadsDir, "variants", route.size, route.name);
+        // LocalDiskStorage's file for the variant: made already, or Next makes it.
+        const file = path.join(options.uploadsDir, variantKey(route.size, route.name));
         const handle = await fs.open(file, "r").catch(() => null);
         if (!handle) return null;
         const stat = await handle.stat().catch(() => null);
@@ -179,12 +176,7 @@ export function createFastReads(options: FastReadsOptions): FastReads {
         return {
           body: handle,
           size: stat.size,
-          headers: {
-            "content-type": IMAGE_TYPES[path.extname(route.name).toLowerCase()] ?? "",
-            "cache-control": "public, max-age=31536000, immutable",
-            "x-content-type-options": "nosniff",
-            "content-security-policy": "default-src 'none'",
-          },
+          headers: { "content-type": contentTypeForKey(route.name), ...IMAGE_HEADERS },
         };
       }
     }

@@ -4,18 +4,10 @@ import { createReadStream } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
+import { contentTypeForKey } from "./content-type";
 import { assertValidKey, type Storage, type StoredObject } from "./storage";
 
-const TYPES_BY_EXTENSION: Record<string, string> = {
-  ".png": "image/png",
-  ".jpg": "image/jpeg",
-  ".jpeg": "image/jpeg",
-};
-
-/** The content type local disk serves for a key; it keeps no metadata beside the bytes. */
-export function contentTypeForKey(key: string): string {
-  return TYPES_BY_EXTENSION[path.extname(key).toLowerCase()] ?? "application/octet-stream";
-}
+export { contentTypeForKey };
 
 const isMissing = (error: unknown) =>
   (error as NodeJS.ErrnoException | undefined)?.code === "ENOENT";

@@ -1,11 +1,9 @@
 import "server-only";
 import { IMAGE_SIZES } from "@/lib/schemas/upload";
 import { getStorage } from "@/lib/server/storage";
+import { variantKey } from "./image-files";
 
-/** The storage key of a resized variant of an image. */
-export function variantKey(size: string, name: string): string {
-  return `variants/${size}/${name}`;
-}
+export { variantKey } from "./image-files";
 
 /** Removes stored images together with every resized variant made from them. */
 export async function deleteUploadFiles(names: readonly string[]): Promise<void> {

@@ -2,6 +2,7 @@ import "server-only";
 import { imageName } from "@/lib/schemas/common";
 import { ApiError } from "@/lib/server/errors";
 import { getStorage } from "@/lib/server/storage";
+import { IMAGE_HEADERS } from "./image-files";
 
 export const IMAGE_NOT_FOUND = "Image not found";
 
@@ -12,10 +13,7 @@ export interface ServedImage {
   size: number;
 }
 
-/**
- * The response for a stored image. Names are immutable (a crop makes a new one), hence the year
- * of caching; nosniff and a CSP that allows nothing keep a browser from ever running it.
- */
+/** The response for a stored image, with IMAGE_HEADERS. */
 export function imageResponse(image: ServedImage): Response {
   const body = Buffer.isBuffer(image.body) ? new Uint8Array(image.body) : image.body;
   return new Response(body, {
@@ -23,9 +21,7 @@ export function imageResponse(image: ServedImage): Response {
     headers: {
       "content-type": image.contentType,
       "content-length": String(image.size),
-      "cache-control": "public, max-age=31536000, immutable",
-      "x-content-type-options": "nosniff",
-      "content-security-policy": "default-src 'none'",
+      ...IMAGE_HEADERS,
     },
   });
 }
