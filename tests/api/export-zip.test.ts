@@ -8,7 +8,13 @@ import { db } from "@/lib/server/db";
 import { getStorage } from "@/lib/server/storage";
 import { deleteUploadFiles } from "@/lib/server/uploads/delete-upload-files";
 import { api, call, detailOf, type ApiResponse } from "../helpers/api";
-import { createPerson, createTree, createUser, type TestUser } from "../helpers/factories";
+import {
+  createPerson,
+  createTree,
+  createUser,
+  type TestUser,
+  uploadImage,
+} from "../helpers/factories";
 import { makeImage } from "../fixtures/plumtree/build";
 
 interface ImportAnswer {
@@ -32,23 +38,6 @@ afterAll(async () => {
   await deleteUploadFiles(uploads.map((u) => u.id));
   await db.user.deleteMany({ where: { id: { in: names } } });
 });
-
-/** Uploads an image the way the client does (signed URL, then PUT); answers its name. */
-async function upload(token: string, bytes: Buffer, dir: "avatar" | "cover"): Promise<string> {
-  const type = bytes[0] === 0x89 ? "image/png" : "image/jpeg";
-  const url = await api.get<{ filename: string; uploadURL: string }>(
-    `/api/upload/url?type=${encodeURIComponent(type)}&dir=${dir}`,
-    { token },
-  );
-  expect(url.status).toBe(200);
-  const target = new URL(url.body.uploadURL);
-  const put = await call("PUT", target.pathname + target.search, {
-    rawBody: new Uint8Array(bytes),
-    headers: { "content-type": type },
-  });
-  expect(put.status, detailOf(put)).toBe(200);
-  return url.body.filename;
-}
 
 const exportZip = (token: string | null, treeId: string, query = "") =>
   call("GET", `/api/trees/${treeId}/export${query}`, { token });
@@ -128,14 +117,22 @@ describe("Heirloom backup ZIP: export, then import", () => {
     ).toBe(200);
     other = { tree: otherTree, person: don };
 
-    const cover = await upload(alice.token, await makeImage("jpeg", 160, 90, 40), "cover");
+    const cover = await uploadImage(alice.token, await makeImage("jpeg", 160, 90, 40), "cover");
     tree = await createTree(alice.token, {
       title: "The Round-Trip Legacy: Gen 1",
       description: "<p>Founded <strong>twice</strong>.</p><ul><li><p>Exported</p></li></ul>",
       cover,
     });
-    const bellaAvatar = await upload(alice.token, await makeImage("png", 64, 64, 10), "avatar");
-    const mortimerAvatar = await upload(alice.token, await makeImage("jpeg", 80, 80, 90), "avatar");
+    const bellaAvatar = await uploadImage(
+      alice.token,
+      await makeImage("png", 64, 64, 10),
+      "avatar",
+    );
+    const mortimerAvatar = await uploadImage(
+      alice.token,
+      await makeImage("jpeg", 80, 80, 90),
+      "avatar",
+    );
     const bella = await createPerson(alice.token, tree._id, {
       firstName: "Bella",
       avatar: bellaAvatar,

@@ -3,8 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/server/db";
 import { getStorage } from "@/lib/server/storage";
 import { deleteUploadFiles, variantKey } from "@/lib/server/uploads/delete-upload-files";
-import { api, call, detailOf } from "../helpers/api";
-import { createPerson, createTree, createUser, type TestUser } from "../helpers/factories";
+import { call, detailOf } from "../helpers/api";
+import {
+  createPerson,
+  createTree,
+  createUser,
+  type TestUser,
+  uploadImage,
+} from "../helpers/factories";
 import { makeJpeg, makePng } from "../helpers/upload-fixtures";
 
 interface AvatarsAnswer {
@@ -20,23 +26,6 @@ let jpeg: string;
 let gone: string;
 let elsewhere: string;
 
-/** Uploads an image the way the client does (signed URL, then PUT); answers its name. */
-async function upload(token: string, bytes: Buffer): Promise<string> {
-  const type = bytes[0] === 0x89 ? "image/png" : "image/jpeg";
-  const url = await api.get<{ filename: string; uploadURL: string }>(
-    `/api/upload/url?type=${encodeURIComponent(type)}&dir=avatar`,
-    { token },
-  );
-  expect(url.status).toBe(200);
-  const target = new URL(url.body.uploadURL);
-  const put = await call("PUT", target.pathname + target.search, {
-    rawBody: new Uint8Array(bytes),
-    headers: { "content-type": type },
-  });
-  expect(put.status, detailOf(put)).toBe(200);
-  return url.body.filename;
-}
-
 const avatarsOf = (token: string | null, id: string, query = "") =>
   call<AvatarsAnswer>("GET", `/api/trees/${id}/avatars${query}`, { token });
 
@@ -51,10 +40,10 @@ async function imageOf(uri: string) {
 beforeAll(async () => {
   [alice, bob] = await Promise.all([createUser(), createUser()]);
   [png, jpeg, gone, elsewhere] = await Promise.all([
-    upload(alice.token, await makePng(160, 120)),
-    upload(alice.token, await makeJpeg(90, 200)),
-    upload(alice.token, await makePng(64, 64)),
-    upload(alice.token, await makePng(64, 64)),
+    uploadImage(alice.token, await makePng(160, 120)),
+    uploadImage(alice.token, await makeJpeg(90, 200)),
+    uploadImage(alice.token, await makePng(64, 64)),
+    uploadImage(alice.token, await makePng(64, 64)),
   ]);
   const tree = await createTree(alice.token, { title: "The Goth Legacy" });
   const other = await createTree(alice.token, { title: "Another legacy" });

@@ -6,7 +6,7 @@ import type { Tree, TreeNode } from "@/lib/schemas/tree";
 import { hashPassword } from "@/lib/server/auth/password";
 import { signToken } from "@/lib/server/auth/token";
 import { db } from "@/lib/server/db";
-import { type ApiResponse, api, detailOf } from "./api";
+import { type ApiResponse, api, call, detailOf } from "./api";
 
 export const DEFAULT_PASSWORD = "correct horse battery staple";
 
@@ -118,4 +118,29 @@ export function buildLegacy(
     if (i > 0) all[Math.floor((i - 1) / branching)]!.children.push(all[i]!);
   }
   return all[0]!;
+}
+
+/** Uploads an image the way the client does (signed URL, then PUT); answers its stored name. */
+export async function uploadImage(
+  token: string,
+  bytes: Buffer,
+  dir: "avatar" | "cover" = "avatar",
+): Promise<string> {
+  const type = bytes[0] === 0x89 ? "image/png" : "image/jpeg";
+  const url = expectOk(
+    await api.get<{ filename: string; uploadURL: string }>(
+      `/api/upload/url?type=${encodeURIComponent(type)}&dir=${dir}`,
+      { token },
+    ),
+    "GET /api/upload/url",
+  );
+  const target = new URL(url.uploadURL);
+  expectOk(
+    await call("PUT", target.pathname + target.search, {
+      rawBody: new Uint8Array(bytes),
+      headers: { "content-type": type },
+    }),
+    "PUT to the upload URL",
+  );
+  return url.filename;
 }
