@@ -495,44 +495,72 @@ async function loadEditor(
   }
 }
 
-async function measureEditor(browser: Browser, token: string, seeded: Seeded) {
-  const loads: EditorLoad[] = [];
+/** What every load of either chart measures. */
+interface CommonLoad {
+  paintedMs: number;
+  interactiveMs: number;
+  firstLayoutMs: number;
+  addChild: AddChild;
+}
+
+type Heap = { usedMb: number; totalMb: number };
+
+/**
+ * `runs` loads one after another (in parallel they would share two cores and slow each other
+ * down), with pan and zoom and the heap from the first; the medians over the loads, and every
+ * sample in load order.
+ */
+async function repeatLoads<L extends CommonLoad>(
+  runs: number,
+  load: (first: boolean) => Promise<{ load: L; panZoom?: FrameStats; heap?: Heap }>,
+  describe: (load: L, run: number) => string,
+) {
+  const loads: L[] = [];
   let panZoom: FrameStats | undefined;
-  let heap: { usedMb: number; totalMb: number } | undefined;
-  // One after another: loads in parallel would share two cores and slow each other down.
-  for (let run = 0; run < LOAD_RUNS; run += 1) {
-    const result = await loadEditor(browser, token, seeded, run === 0);
+  let heap: Heap | undefined;
+  for (let run = 0; run < runs; run += 1) {
+    const result = await load(run === 0);
     loads.push(result.load);
     panZoom ??= result.panZoom;
     heap ??= result.heap;
-    const { paintedMs, interactiveMs, addChild } = result.load;
-    console.log(
-      `  load ${run + 1}/${LOAD_RUNS}: painted ${paintedMs} ms, interactive ${interactiveMs} ms, ` +
-        `add child ${addChild.layoutMs} ms layout / ${addChild.clickToFrameMs} ms to frame`,
-    );
+    console.log(describe(result.load, run));
   }
-  const paintedSamples = loads.map((load) => load.paintedMs);
-  const interactiveSamples = loads.map((load) => load.interactiveMs);
+  const paintedSamples = loads.map((sample) => sample.paintedMs);
+  const interactiveSamples = loads.map((sample) => sample.interactiveMs);
+  return {
+    loadRuns: loads.length,
+    paintedMs: round(median(paintedSamples)),
+    paintedSamplesMs: paintedSamples,
+    interactiveMs: round(median(interactiveSamples)),
+    interactiveSamplesMs: interactiveSamples,
+    firstLayoutMs: round(median(loads.map((sample) => sample.firstLayoutMs))),
+    panZoom: panZoom!,
+    heap: heap!,
+    addChild: addChildFigures(loads.map((sample) => sample.addChild)),
+    loads,
+  };
+}
+
+async function measureEditor(browser: Browser, token: string, seeded: Seeded) {
+  const measured = await repeatLoads(
+    LOAD_RUNS,
+    (first) => loadEditor(browser, token, seeded, first),
+    ({ paintedMs, interactiveMs, addChild }, run) =>
+      `  load ${run + 1}/${LOAD_RUNS}: painted ${paintedMs} ms, interactive ${interactiveMs} ms, ` +
+      `add child ${addChild.layoutMs} ms layout / ${addChild.clickToFrameMs} ms to frame`,
+  );
+  const { loads } = measured;
   const figures: EditorFigures = {
     sims: seeded.people.length,
     nodes: seeded.stats.nodes,
     generations: seeded.stats.generations,
     stats: seeded.stats,
     seedMs: seeded.seedMs,
-    loadRuns: loads.length,
-    paintedMs: round(median(paintedSamples)),
-    paintedSamplesMs: paintedSamples,
-    interactiveMs: round(median(interactiveSamples)),
-    interactiveSamplesMs: interactiveSamples,
-    firstLayoutMs: round(median(loads.map((load) => load.firstLayoutMs))),
+    ...measured,
     renderedNodes: loads[0]!.renderedNodes,
     domContentLoadedMs: round(median(loads.map((load) => load.domContentLoadedMs))),
     requests: loads[0]!.requests,
     requestsMedian: medianRequests(loads.map((load) => load.requests)),
-    panZoom: panZoom!,
-    heap: heap!,
-    addChild: addChildFigures(loads.map((load) => load.addChild)),
-    loads,
   };
   return figures;
 }
@@ -778,34 +806,17 @@ async function loadFamilyChart(
 }
 
 async function measureFamilyChart(browser: Browser, url: string, sims: number, runs: number) {
-  const loads: ChartLoad[] = [];
-  let panZoom: FrameStats | undefined;
-  let heap: { usedMb: number; totalMb: number } | undefined;
-  for (let run = 0; run < runs; run += 1) {
-    const result = await loadFamilyChart(browser, url, run === 0);
-    loads.push(result.load);
-    panZoom ??= result.panZoom;
-    heap ??= result.heap;
-    console.log(
-      `  family-chart load ${run + 1}/${runs}: painted ${result.load.paintedMs} ms, ` +
-        `interactive ${result.load.interactiveMs} ms`,
-    );
-  }
-  const paintedSamples = loads.map((load) => load.paintedMs);
-  const interactiveSamples = loads.map((load) => load.interactiveMs);
+  const measured = await repeatLoads(
+    runs,
+    (first) => loadFamilyChart(browser, url, first),
+    ({ paintedMs, interactiveMs }, run) =>
+      `  family-chart load ${run + 1}/${runs}: painted ${paintedMs} ms, ` +
+      `interactive ${interactiveMs} ms`,
+  );
   const figures: ChartFigures = {
     sims,
-    loadRuns: loads.length,
-    paintedMs: round(median(paintedSamples)),
-    paintedSamplesMs: paintedSamples,
-    interactiveMs: round(median(interactiveSamples)),
-    interactiveSamplesMs: interactiveSamples,
-    firstLayoutMs: round(median(loads.map((load) => load.firstLayoutMs))),
-    renderedCards: loads[0]!.renderedCards,
-    panZoom: panZoom!,
-    heap: heap!,
-    addChild: addChildFigures(loads.map((load) => load.addChild)),
-    loads,
+    ...measured,
+    renderedCards: measured.loads[0]!.renderedCards,
   };
   return figures;
 }
