@@ -41,7 +41,19 @@ export default tseslint.config(
         "error",
         { object: "process", property: "env", message: "Read the environment through lib/env.ts." },
       ],
+      "no-restricted-imports": [
+        "error",
+        {
+          name: "next/link",
+          message:
+            "Use IntentLink (components/ui/intent-link.tsx): it prefetches on intent (ADR 011).",
+        },
+      ],
     },
+  },
+  {
+    files: ["components/ui/intent-link.tsx"],
+    rules: { "no-restricted-imports": "off" },
   },
   {
     files: [

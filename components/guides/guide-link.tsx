@@ -1,11 +1,11 @@
 "use client";
-import Link from "next/link";
+import { IntentLink } from "@/components/ui/intent-link";
 import type { ComponentProps } from "react";
 
 /** A link between guides that glides back to the top of the page as the next guide opens. */
-export function GuideLink({ onClick, ...props }: ComponentProps<typeof Link>) {
+export function GuideLink({ onClick, ...props }: ComponentProps<typeof IntentLink>) {
   return (
-    <Link
+    <IntentLink
       {...props}
       scroll={false}
       onClick={(event) => {

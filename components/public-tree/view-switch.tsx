@@ -1,5 +1,5 @@
 "use client";
-import Link from "next/link";
+import { IntentLink } from "@/components/ui/intent-link";
 import { usePathname } from "next/navigation";
 
 /** Switches the public tree between the canvas and the nested list (which needs no JavaScript). */
@@ -15,7 +15,7 @@ export function ViewSwitch({ treeId }: { treeId: string }) {
       {views.map((view) => {
         const current = pathname === view.href;
         return (
-          <Link
+          <IntentLink
             key={view.href}
             href={view.href}
             aria-current={current ? "page" : undefined}
@@ -24,7 +24,7 @@ export function ViewSwitch({ treeId }: { treeId: string }) {
             }`}
           >
             {view.label}
-          </Link>
+          </IntentLink>
         );
       })}
     </nav>

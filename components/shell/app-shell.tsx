@@ -1,6 +1,6 @@
 "use client";
 import Image from "next/image";
-import Link from "next/link";
+import { IntentLink } from "@/components/ui/intent-link";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useRef, useState, type MouseEvent, type ReactNode } from "react";
 import { setSessionExpiredHandler } from "@/lib/client/api";
@@ -104,7 +104,7 @@ export function AppShell({ children }: { children: ReactNode }) {
           >
             Menu
           </button>
-          <Link
+          <IntentLink
             href="/"
             className={cx(
               "flex items-center gap-2 rounded-md px-1 text-lg font-bold tracking-tight",
@@ -114,7 +114,7 @@ export function AppShell({ children }: { children: ReactNode }) {
           >
             <Image src="/assets/logo.svg" alt="" width={32} height={32} unoptimized priority />
             Heirloom
-          </Link>
+          </IntentLink>
           <div className="ml-auto">
             <AccountMenu />
           </div>

@@ -1,5 +1,5 @@
 "use client";
-import Link from "next/link";
+import { IntentLink } from "@/components/ui/intent-link";
 import { usePathname } from "next/navigation";
 import { useId, type ReactNode } from "react";
 import { useSession } from "@/lib/client/session";
@@ -19,7 +19,7 @@ function NavLink({
   const pathname = usePathname();
   const active = exact ? pathname === href : pathname === href || pathname.startsWith(`${href}/`);
   return (
-    <Link
+    <IntentLink
       href={href}
       aria-current={active ? "page" : undefined}
       className={cx(
@@ -29,7 +29,7 @@ function NavLink({
       )}
     >
       {children}
-    </Link>
+    </IntentLink>
   );
 }
 

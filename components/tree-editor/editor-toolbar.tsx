@@ -1,5 +1,5 @@
 "use client";
-import Link from "next/link";
+import { IntentLink } from "@/components/ui/intent-link";
 import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { readCanvasViewport } from "@/components/tree-export/canvas-viewport";
 import { ExportImageDialog } from "@/components/tree-export/export-image-dialog";
@@ -186,15 +186,15 @@ export function EditorToolbar(props: EditorToolbarProps) {
           <button type="button" className={mobileItem} onClick={act(onSave)}>
             Save Tree
           </button>
-          <Link href={`${base}/publish`} className={mobileItem}>
+          <IntentLink href={`${base}/publish`} className={mobileItem}>
             Publish Tree
-          </Link>
+          </IntentLink>
           <button type="button" className={mobileItem} onClick={act(onDelete)}>
             Delete Tree
           </button>
-          <Link href="/trees/import" className={mobileItem}>
+          <IntentLink href="/trees/import" className={mobileItem}>
             Import
-          </Link>
+          </IntentLink>
           <button
             type="button"
             className={mobileItem}
@@ -217,12 +217,12 @@ export function EditorToolbar(props: EditorToolbarProps) {
         </section>
         <section className="space-y-1">
           <h2 className="px-3 text-xs font-semibold tracking-wide text-plum-900 uppercase">Edit</h2>
-          <Link href={`${base}/details`} className={mobileItem}>
+          <IntentLink href={`${base}/details`} className={mobileItem}>
             Tree Details
-          </Link>
-          <Link href={`${base}/people`} className={mobileItem}>
+          </IntentLink>
+          <IntentLink href={`${base}/people`} className={mobileItem}>
             People in Tree
-          </Link>
+          </IntentLink>
         </section>
         <section>
           <h2 className="px-3 text-xs font-semibold tracking-wide text-plum-900 uppercase">

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { IntentLink } from "@/components/ui/intent-link";
 import type { ComponentProps } from "react";
 import { cx, focusRing } from "./class-names";
 
@@ -69,20 +69,20 @@ export function Button({
   );
 }
 
-export type LinkButtonProps = ComponentProps<typeof Link> & {
+export type LinkButtonProps = ComponentProps<typeof IntentLink> & {
   variant?: ButtonVariant;
   size?: ButtonSize;
 };
 
 /** A link that looks like a button (navigation, not an action). */
 export function LinkButton({ variant, size, className, ...props }: LinkButtonProps) {
-  return <Link className={buttonClasses({ variant, size, className })} {...props} />;
+  return <IntentLink className={buttonClasses({ variant, size, className })} {...props} />;
 }
 
 /** A plain text link in the house colours. */
-export function TextLink({ className, ...props }: ComponentProps<typeof Link>) {
+export function TextLink({ className, ...props }: ComponentProps<typeof IntentLink>) {
   return (
-    <Link
+    <IntentLink
       className={cx(
         "text-plum-700 hover:text-plum-900 font-medium underline underline-offset-2",
         focusRing,

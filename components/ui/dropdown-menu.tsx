@@ -1,5 +1,5 @@
 "use client";
-import Link from "next/link";
+import { IntentLink } from "@/components/ui/intent-link";
 import {
   useEffect,
   useId,
@@ -102,8 +102,8 @@ const itemClasses = cx(
   "focus-visible:-outline-offset-2",
 );
 
-export function DropdownLink({ className, ...props }: ComponentProps<typeof Link>) {
-  return <Link className={cx(itemClasses, className)} {...props} />;
+export function DropdownLink({ className, ...props }: ComponentProps<typeof IntentLink>) {
+  return <IntentLink className={cx(itemClasses, className)} {...props} />;
 }
 
 export function DropdownButton({ className, type = "button", ...props }: ComponentProps<"button">) {

@@ -71,6 +71,30 @@ test("the side navigation lists the user's trees, or asks a visitor to log in", 
   await expect(nav.getByRole("link", { name: "Log in" })).toHaveCount(0);
 });
 
+test("the shell's links prefetch a page when pointed at, not when merely in view", async ({
+  page,
+}) => {
+  // Next's router fetches a page's payload with an RSC header, for a prefetch as for a visit.
+  const payloads: string[] = [];
+  page.on("request", (request) => {
+    if (request.headers()["rsc"] === "1") payloads.push(new URL(request.url()).pathname);
+  });
+  await page.goto("/guides");
+  const nav = page.getByRole("navigation", { name: "Main" });
+  await expect(nav.getByRole("link", { name: "Log in" })).toBeVisible();
+  await page.waitForLoadState("networkidle");
+  // Home, Guides and Version are all in view: none of them is fetched.
+  expect(payloads).toEqual([]);
+
+  await nav.getByRole("link", { name: "Version" }).hover();
+  // Next may fetch the page in more than one request (its route tree, then its segments).
+  await expect.poll(() => payloads).toContain("/version");
+  expect(new Set(payloads)).toEqual(new Set(["/version"]));
+  await nav.getByRole("link", { name: "Version" }).click();
+  await expect(page).toHaveURL(/\/version$/);
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+});
+
 test.describe("on a phone", () => {
   test.use({ viewport: { width: 390, height: 844 } });
 

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Image from "next/image";
-import Link from "next/link";
+import { IntentLink } from "@/components/ui/intent-link";
 import { resizedImageUrl } from "@/components/image-manager/image-url";
 import { htmlToPlainText, truncateText } from "@/components/public-tree/plain-text";
 import { RichTextContent } from "@/components/rich-text/rich-text-content";
@@ -64,12 +64,12 @@ export default async function PublicTreeLayout({ params, children }: Props) {
     <div className="min-h-screen">
       <header className="border-b border-plum-100 bg-white">
         <div className="mx-auto flex max-w-6xl items-center justify-between gap-4 px-4 py-3">
-          <Link
+          <IntentLink
             href="/"
             className="font-bold text-plum-700 hover:text-plum-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-plum-500"
           >
             Heirloom
-          </Link>
+          </IntentLink>
           <span className="text-sm text-neutral-600">A public family tree · read-only</span>
         </div>
       </header>
