@@ -4,23 +4,50 @@ import { EARLY_LOAD_MAX_AGE, EARLY_LOAD_SCRIPT } from "./early-load";
 
 type Fetch = (input: unknown, init?: Record<string, unknown>) => Promise<unknown>;
 
+/** A response as fetch gives it: its body can be read once, as a blob. */
+function fakeResponse(n: number, status = 200) {
+  return {
+    n,
+    ok: status >= 200 && status < 300,
+    status,
+    statusText: status === 200 ? "OK" : "Not Found",
+    headers: new Headers({ "content-type": "application/json", etag: `"${n}"` }),
+    blob: vi.fn(() => Promise.resolve(new Blob([`{"n":${n}}`]))),
+  };
+}
+
 /** Runs the inline script against a stand-in window, as the browser would. */
-function run(pathname: string, token: string | null = "t0k3n") {
+function run(pathname: string, token: string | null = "t0k3n", status = 200) {
   const timers: { fn: () => void; ms: number }[] = [];
-  const responses: Promise<unknown>[] = [];
+  const responses: ReturnType<typeof fakeResponse>[] = [];
+  const answers: Promise<unknown>[] = [];
   const realFetch = vi.fn<Fetch>(() => {
-    const response = Promise.resolve({ n: responses.length });
+    const response = fakeResponse(responses.length, status);
     responses.push(response);
-    return response;
+    const answer = Promise.resolve(response);
+    answers.push(answer);
+    return answer;
   });
   const win = {
     localStorage: { getItem: (key: string) => (key === "token" ? token : null) },
     location: { pathname },
     fetch: realFetch as Fetch,
     setTimeout: (fn: () => void, ms: number) => timers.push({ fn, ms }),
+    Response,
   };
   vm.runInNewContext(EARLY_LOAD_SCRIPT, { window: win });
-  return { win, realFetch, responses, timers };
+  return { win, realFetch, responses, answers, timers };
+}
+
+/** What the editor reads from a response the early load handed it. */
+async function readAnswer(answer: unknown) {
+  const response = (await answer) as Response;
+  expect(response).toBeInstanceOf(Response);
+  return {
+    status: response.status,
+    etag: response.headers.get("etag"),
+    body: (await response.json()) as unknown,
+  };
 }
 
 /** The editor's call, as lib/client/api.ts makes it. */
@@ -41,18 +68,31 @@ describe("the editor's early load", () => {
   });
 
   it("hands each response once to the editor's identical request, then restores fetch", async () => {
-    const { win, realFetch, responses } = run("/trees/abc/");
+    const { win, realFetch } = run("/trees/abc/");
     expect(win.fetch).not.toBe(realFetch);
     const people = win.fetch("/api/people?tree=abc", apiInit());
-    expect(people).toBe(responses[1]);
-    expect(win.fetch("/api/trees/abc", apiInit())).toBe(responses[0]);
+    const tree = win.fetch("/api/trees/abc", apiInit());
     expect(realFetch).toHaveBeenCalledTimes(2);
     expect(win.fetch).toBe(realFetch);
-    await expect(people).resolves.toEqual({ n: 1 });
+    await expect(readAnswer(people)).resolves.toEqual({ status: 200, etag: '"1"', body: { n: 1 } });
+    await expect(readAnswer(tree)).resolves.toEqual({ status: 200, etag: '"0"', body: { n: 0 } });
   });
 
-  it("sends every other request to the real fetch", () => {
-    const { win, realFetch, responses } = run("/trees/abc");
+  it("reads each 2xx body as soon as it arrives, before the editor asks", async () => {
+    const { responses } = run("/trees/abc");
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(responses.map((response) => response.blob.mock.calls.length)).toEqual([1, 1]);
+  });
+
+  it("hands an error on as it came, body unread", async () => {
+    const { win, responses } = run("/trees/abc", "t0k3n", 404);
+    const answer = await win.fetch("/api/trees/abc", apiInit());
+    expect(answer).toBe(responses[0]);
+    expect(responses[0]!.blob).not.toHaveBeenCalled();
+  });
+
+  it("sends every other request to the real fetch", async () => {
+    const { win, realFetch, answers } = run("/trees/abc");
     const others: [unknown, Record<string, unknown>?][] = [
       ["/api/trees/abc", { ...apiInit(), method: "PATCH", body: "{}" }],
       ["/api/trees/abc", apiInit("someone-else")],
@@ -64,12 +104,14 @@ describe("the editor's early load", () => {
     ];
     for (const [input, init] of others) {
       const answer = win.fetch(input, init);
-      expect(answer).toBe(responses.at(-1));
+      expect(answer).toBe(answers.at(-1));
       expect(realFetch).toHaveBeenLastCalledWith(input, init);
     }
     expect(realFetch).toHaveBeenCalledTimes(2 + others.length);
     // The early responses are still there for the editor.
-    expect(win.fetch("/api/trees/abc", apiInit())).toBe(responses[0]);
+    await expect(readAnswer(win.fetch("/api/trees/abc", apiInit()))).resolves.toMatchObject({
+      body: { n: 0 },
+    });
   });
 
   it("gives up after EARLY_LOAD_MAX_AGE, so a late request is a fresh one", () => {

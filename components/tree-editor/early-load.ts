@@ -9,6 +9,10 @@
  * exactly as it would have read its own: errors, 403 logout and all. Anything else goes to the
  * real fetch. After both are taken, or after EARLY_LOAD_MAX_AGE, fetch is put back.
  *
+ * A body nobody reads stops in the browser's pipe after a few hundred KB: the people of a big tree
+ * would only finish arriving once the editor asked for them. So each 2xx body is read at once into
+ * a blob (which the browser fills off the main thread) and handed on as an equal Response.
+ *
  * It mirrors the editor's own early load (tree-editor.tsx): the same path match, the same ids,
  * only with a token in localStorage. A plain string so that what the tests run is what ships;
  * ES2017 without helpers, and it never throws.
@@ -25,8 +29,18 @@ export const EARLY_LOAD_SCRIPT = `(function (w) {
     var auth = "Bearer " + token;
     var realFetch = w.fetch;
     var pending = new Map();
+    var readNow = function (response) {
+      if (!response.ok || response.status === 204) return response;
+      return response.blob().then(function (body) {
+        return new w.Response(body, {
+          status: response.status,
+          statusText: response.statusText,
+          headers: response.headers,
+        });
+      });
+    };
     ["/api/trees/" + id, "/api/people?tree=" + id].forEach(function (url) {
-      var response = realFetch.call(w, url, { headers: { authorization: auth } });
+      var response = realFetch.call(w, url, { headers: { authorization: auth } }).then(readNow);
       response.catch(function () {});
       pending.set(url, response);
     });
