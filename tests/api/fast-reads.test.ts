@@ -304,3 +304,132 @@ describe("matchFastRead", () => {
     expect(matchFastRead("GET", "/trees/abc")).toBeNull();
   });
 });
+
+describe("the cached tree and people bodies", () => {
+  const gzipped = (token: string) => ({
+    authorization: `Bearer ${token}`,
+    "accept-encoding": "gzip",
+  });
+  let user: TestUser;
+  let tree: string;
+  let person: string;
+  let cached: Awaited<ReturnType<typeof startFastServer>>;
+  /** The names of the statements the cached server's pool ran, in order. */
+  const statements: string[] = [];
+
+  beforeAll(async () => {
+    user = await createUser();
+    tree = (await createTree(user.token, { title: "Cached Legacy" }))._id;
+    const ids = await insertPeople(tree, 30);
+    person = ids[0]!;
+    const saved = await api.patch(
+      `/api/trees/${tree}`,
+      { data: buildLegacy(ids, { nodes: 20 }) },
+      { token: user.token },
+    );
+    expect(saved.status).toBe(200);
+    const pool = getPgPool(getEnv().DATABASE_URL!);
+    const recording = Object.assign(Object.create(pool) as typeof pool, {
+      query: (config: { name?: string; text?: string }, ...rest: unknown[]) => {
+        statements.push(config.name ?? config.text ?? "unnamed");
+        return (pool.query as (...args: unknown[]) => unknown).call(pool, config, ...rest);
+      },
+    });
+    cached = await startFastServer({ pool: recording });
+  });
+
+  afterAll(async () => {
+    cached.server.close();
+    await db.user.delete({ where: { id: user.username } });
+  });
+
+  /** A gzipped fast read, checked byte for byte (once unzipped) against the route handler. */
+  async function read(path: string) {
+    statements.length = 0;
+    const fast = await cached.get(path, gzipped(user.token));
+    expect(fast.status).toBe(200);
+    expect(fast.headers["content-encoding"]).toBe("gzip");
+    const handler = await api.get(path, { token: user.token });
+    expect(gunzipSync(fast.body).equals(handler.bytes)).toBe(true);
+    expect(fast.headers.etag).toBe(handler.headers.get("etag") ?? undefined);
+    return { fast, statements: [...statements] };
+  }
+
+  it("answers a repeat read from the cache, after one small query", async () => {
+    for (const path of [`/api/trees/${tree}`, `/api/people?tree=${tree}`]) {
+      const first = await read(path);
+      expect(first.statements).toHaveLength(2);
+      const again = await read(path);
+      expect(again.statements).toEqual(["heirloom_tree_generations"]);
+      expect(again.fast.body.equals(first.fast.body)).toBe(true);
+    }
+  });
+
+  it("answers fresh after every kind of write", async () => {
+    const treePath = `/api/trees/${tree}`;
+    const peoplePath = `/api/people?tree=${tree}`;
+    const writes: [string, () => Promise<{ status: number }>, string][] = [
+      [
+        "a structure save",
+        () =>
+          api.patch(treePath, { data: buildLegacy([person], { nodes: 3 }) }, { token: user.token }),
+        treePath,
+      ],
+      [
+        "a title change",
+        () => api.patch(treePath, { title: "Renamed Legacy" }, { token: user.token }),
+        treePath,
+      ],
+      [
+        "a new person",
+        () => api.post("/api/people", { tree, firstName: "Newly" }, { token: user.token }),
+        peoplePath,
+      ],
+      [
+        "a person's edit",
+        () => api.put(`/api/people/${person}`, { firstName: "Edited" }, { token: user.token }),
+        peoplePath,
+      ],
+      [
+        "a person's deletion",
+        () => api.delete(`/api/people/${person}`, undefined, { token: user.token }),
+        peoplePath,
+      ],
+    ];
+    for (const [what, write, path] of writes) {
+      const before = await read(path);
+      await read(path);
+      const written = await write();
+      expect(written.status, what).toBeLessThan(300);
+      const after = await read(path);
+      expect(after.statements, what).toHaveLength(2);
+      expect(after.fast.body.equals(before.fast.body), what).toBe(false);
+    }
+  });
+
+  it("still checks the owner and the session on every read", async () => {
+    const path = `/api/people?tree=${tree}`;
+    await read(path);
+    await read(path);
+    expect((await cached.get(path, gzipped(stranger.token))).status).toBe(HANDED_TO_NEXT);
+    await db.user.update({
+      where: { id: user.username },
+      data: { sessionVersion: { increment: 1 } },
+    });
+    expect((await cached.get(path, gzipped(user.token))).status).toBe(HANDED_TO_NEXT);
+  });
+
+  it("hands a deleted tree to Next, cached or not", async () => {
+    const other = await createUser();
+    const otherTree = (await createTree(other.token))._id;
+    await insertPeople(otherTree, 30);
+    const path = `/api/people?tree=${otherTree}`;
+    expect((await cached.get(path, gzipped(other.token))).status).toBe(200);
+    expect((await cached.get(path, gzipped(other.token))).status).toBe(200);
+    expect(
+      (await api.delete(`/api/trees/${otherTree}`, undefined, { token: other.token })).status,
+    ).toBe(200);
+    expect((await cached.get(path, gzipped(other.token))).status).toBe(HANDED_TO_NEXT);
+    await db.user.delete({ where: { id: other.username } });
+  });
+});

@@ -17,16 +17,18 @@ const OWNED_TREE = `t."id" = $1 AND t."ownerId" = $2 AND t."deletedAt" IS NULL`;
 const CURRENT_SESSION = `EXISTS (SELECT 1 FROM "User" u WHERE u."id" = $2 AND u."sessionVersion" = $3)`;
 
 const treeJson = (where: string) => `
-  SELECT row_to_json(r)::text AS "json", r."version"
-  FROM (
-    SELECT t."id" AS "_id", t."title", t."description", t."cover", t."data", t."version"
-    FROM "Tree" t
-    WHERE ${where}
-  ) r`;
+  SELECT (
+    SELECT row_to_json(r)::text FROM (
+      SELECT t."id" AS "_id", t."title", t."description", t."cover", t."data", t."version"
+    ) r
+  ) AS "json", t."version", t."treeGeneration" AS "generation"
+  FROM "Tree" t
+  WHERE ${where}`;
 
 /**
  * $1 treeId, $2 ownerId → the tree as the JSON text of GET /api/trees/{id} (serializeTree's keys in
- * its order) and its version for the ETag; no row for someone else's, a missing or a deleted tree.
+ * its order), its version for the ETag and its tree generation (the cache key, read in the same
+ * snapshot); no row for someone else's, a missing or a deleted tree.
  */
 export const TREE_JSON_SQL = treeJson(OWNED_TREE);
 /** TREE_JSON_SQL for the token's ($2 username, $3 sessionVersion) current session only. */
@@ -43,19 +45,29 @@ const peopleJson = (where: string) => `
       ) r
     ) person
     WHERE p."treeId" = t."id"
-  ), '') || ']' AS "people"
+  ), '') || ']' AS "people", t."peopleGeneration" AS "generation"
   FROM "Tree" t
   WHERE ${where}`;
 
 /**
  * $1 treeId, $2 ownerId → the people of the owner's tree, oldest first, as the JSON text of
- * GET /api/people?tree= (serializePerson's keys in its order); no row when the tree is not the
- * owner's. The ordered aggregate sorts the persons' JSON (3.5 MB at 10,000 people), so callers
+ * GET /api/people?tree= (serializePerson's keys in its order) and the tree's people generation
+ * (the cache key, read in the same snapshot); no row when the tree is not the owner's. The ordered aggregate sorts the persons' JSON (3.5 MB at 10,000 people), so callers
  * run it with a work_mem of 64 MB: with the default 4 MB that sort spills to temporary files.
  */
 export const PEOPLE_JSON_SQL = peopleJson(OWNED_TREE);
 /** PEOPLE_JSON_SQL for the token's ($2 username, $3 sessionVersion) current session only. */
 export const PEOPLE_JSON_FOR_SESSION_SQL = peopleJson(`${OWNED_TREE} AND ${CURRENT_SESSION}`);
+
+/**
+ * $1 treeId, $2 username, $3 sessionVersion → the generations and version of the owner's tree, for
+ * the current session only: what the fast path checks before it serves a cached body. The
+ * generations are bumped by triggers (migration 20261122132122_read_generations).
+ */
+export const TREE_GENERATIONS_FOR_SESSION_SQL = `
+  SELECT t."treeGeneration", t."peopleGeneration", t."version"
+  FROM "Tree" t
+  WHERE ${OWNED_TREE} AND ${CURRENT_SESSION}`;
 
 /** The work_mem PEOPLE_JSON_SQL wants (see above). */
 export const PEOPLE_WORK_MEM = "64MB";
