@@ -61,7 +61,8 @@ export interface FamilyLink {
   /** The parent's key: stable across relayouts. */
   parentKey: string;
   depth: number;
-  d: string;
+  /** The SVG path, made when first read: only the links on screen (or exported) need one. */
+  readonly d: string;
   /** Horizontal extent of the children, used to find the links in view. */
   minX: number;
   maxX: number;
@@ -152,6 +153,59 @@ export function nodeGeometry(node: TreeNode, people: ReadonlyMap<string, Person>
 const round = (value: number) => Math.round(value * 100) / 100;
 
 /**
+ * A family's connector. Its path is a string of a few dozen characters per child: making it for
+ * every family of a 10,000-Sim tree on every relayout cost more than placing the nodes, so it is
+ * made on first read. A node's children are a contiguous run of the breadth-first `nodes`.
+ */
+class Link implements FamilyLink {
+  private path: string | undefined;
+
+  constructor(
+    private readonly nodes: readonly LayoutNode[],
+    readonly parent: number,
+    readonly parentKey: string,
+    readonly depth: number,
+    private readonly firstChild: number,
+    private readonly childCount: number,
+    readonly minX: number,
+    readonly maxX: number,
+  ) {}
+
+  get d(): string {
+    this.path ??= familyPath(this.nodes, this.parent, this.firstChild, this.childCount);
+    return this.path;
+  }
+}
+
+/** The path from a parent down to its children that are not hidden (there is at least one). */
+function familyPath(
+  nodes: readonly LayoutNode[],
+  parent: number,
+  firstChild: number,
+  childCount: number,
+): string {
+  const { generationDepth, nodeHeight, nameSpace } = LAYOUT;
+  const parentNode = nodes[parent]!;
+  const top = parentNode.y + nodeHeight / 2 + nameSpace;
+  const childTop = parentNode.y + generationDepth - nodeHeight / 2;
+  const middle = round((top + childTop) / 2);
+  const xs: number[] = [];
+  for (let i = firstChild; i < firstChild + childCount; i += 1) {
+    const child = nodes[i]!;
+    if (!child.node.hidden) xs.push(round(child.x));
+  }
+  const first = xs[0]!;
+  const last = xs[xs.length - 1]!;
+  const px = round(parentNode.x);
+  let d = `M${px},${top}V${middle}`;
+  if (first !== last || first !== px) {
+    d += `M${Math.min(first, px)},${middle}H${Math.max(last, px)}`;
+  }
+  for (const x of xs) d += `M${x},${middle}V${childTop}`;
+  return d;
+}
+
+/**
  * Positions every node of a tree (d3-hierarchy's tidy tree), with node widths taken into account
  * so nodes widened by partners never overlap, and draws one connector per family.
  */
@@ -229,35 +283,25 @@ export function layoutTree(root: TreeNode, people: ReadonlyMap<string, Person>):
   const links: FamilyLink[] = [];
   const linkRows: { start: number; end: number }[] = nodeRows.map(() => ({ start: 0, end: 0 }));
   for (let index = 0; index < ordered.length; index += 1) {
-    const point = ordered[index]!;
-    const children = point.children;
+    const children = ordered[index]!.children;
     if (!children) continue;
+    if (!children.some((child) => !child.data.hidden)) continue;
     const parentNode = nodes[index]!;
-    const visible = children.filter((child) => !child.data.hidden);
-    if (visible.length === 0) continue;
-
-    const top = parentNode.y + nodeHeight / 2 + nameSpace;
-    const childTop = parentNode.y + generationDepth - nodeHeight / 2;
-    const middle = round((top + childTop) / 2);
-    const first = round(visible[0]!.x);
-    const last = round(visible[visible.length - 1]!.x);
-    const px = round(parentNode.x);
-    let d = `M${px},${top}V${middle}`;
-    if (first !== last || first !== px) {
-      d += `M${Math.min(first, px)},${middle}H${Math.max(last, px)}`;
-    }
-    for (const child of visible) d += `M${round(child.x)},${middle}V${childTop}`;
-
+    const firstChild = children[0]!;
     const row = linkRows[parentNode.depth]!;
     if (row.end === 0) row.start = links.length;
-    links.push({
-      parent: index,
-      parentKey: parentNode.key,
-      depth: parentNode.depth,
-      d,
-      minX: children[0]!.x,
-      maxX: children[children.length - 1]!.x,
-    });
+    links.push(
+      new Link(
+        nodes,
+        index,
+        parentNode.key,
+        parentNode.depth,
+        (firstChild).index,
+        children.length,
+        firstChild.x,
+        children[children.length - 1]!.x,
+      ),
+    );
     row.end = links.length;
   }
 
