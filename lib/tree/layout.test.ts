@@ -81,6 +81,20 @@ describe("layoutTree positions", () => {
     expect(layout.nodes[1]!.x).toBe(-112.5);
   });
 
+  it("works widths out again for other people, and for edited nodes only", () => {
+    const wide = node("b", [], {
+      partners: partners(["MARRIED", "x"], ["PARTNER", "y"], ["EX_PARTNER", "z"]),
+    });
+    const root = node("a", [wide, node("c")]);
+    expect(layoutTree(root, everyone).nodes[1]!.width).toBe(210);
+    // The same node objects with people who do not include the partners: a plain 160 box.
+    expect(layoutTree(root, peopleMap("a", "b", "c")).nodes[1]!.width).toBe(160);
+    expect(layoutTree(root, everyone).nodes[1]!.width).toBe(210);
+    // An edited node is a new object (the reducers copy what they change).
+    const edited = node("a", [{ ...wide, partners: wide.partners.slice(0, 1) }, node("c")]);
+    expect(layoutTree(edited, everyone).nodes[1]!.width).toBe(160);
+  });
+
   it("leaves hidden children out of the connector", () => {
     const layout = layoutTree(
       node("a", [node("b"), node("c", [], { hidden: true }), node("d")]),

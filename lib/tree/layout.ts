@@ -206,6 +206,19 @@ function familyPath(
 }
 
 /**
+ * Node widths by node object, for one `people` map. The reducers copy only the nodes on the path
+ * to an edit and share the rest (lib/tree/reducers.ts), so a relayout after adding a child works
+ * out a handful of widths instead of every node's.
+ */
+let widthCache: { people: ReadonlyMap<string, Person>; widths: WeakMap<TreeNode, number> } | null =
+  null;
+
+function widthsFor(people: ReadonlyMap<string, Person>): WeakMap<TreeNode, number> {
+  if (widthCache?.people !== people) widthCache = { people, widths: new WeakMap() };
+  return widthCache.widths;
+}
+
+/**
  * Positions every node of a tree (d3-hierarchy's tidy tree), with node widths taken into account
  * so nodes widened by partners never overlap, and draws one connector per family.
  */
@@ -221,8 +234,14 @@ export function layoutTree(root: TreeNode, people: ReadonlyMap<string, Person>):
   const rootHierarchy = hierarchy(root, (node) =>
     node.children.length > 0 ? node.children : null,
   );
+  const widths = widthsFor(people);
   rootHierarchy.each((node) => {
-    (node as Sized).width = nodeWidth(node.data, people);
+    let width = widths.get(node.data);
+    if (width === undefined) {
+      width = nodeWidth(node.data, people);
+      widths.set(node.data, width);
+    }
+    (node as Sized).width = width;
   });
 
   const siblingGap = LAYOUT.siblingSeparation * nodeSpacing[0] - LAYOUT.nodeWidth;
@@ -296,7 +315,7 @@ export function layoutTree(root: TreeNode, people: ReadonlyMap<string, Person>):
         index,
         parentNode.key,
         parentNode.depth,
-        (firstChild).index,
+        firstChild.index,
         children.length,
         firstChild.x,
         children[children.length - 1]!.x,
