@@ -204,11 +204,11 @@ async function listPeople(ownerId: string, treeId: string): Promise<string> {
   try {
     await client.query("BEGIN");
     await client.query(`SET LOCAL work_mem = '${PEOPLE_WORK_MEM}'`);
-    const { rows } = await client.query<{ people: string }>(PEOPLE_JSON_SQL, [treeId, ownerId]);
+    const { rows } = await client.query<{ json: string }>(PEOPLE_JSON_SQL, [treeId, ownerId]);
     await client.query("COMMIT");
     const row = rows[0];
     if (!row) throw new HttpError(404, "Tree not found");
-    return row.people;
+    return row.json;
   } catch (error) {
     await client.query("ROLLBACK").catch(() => undefined);
     throw error;

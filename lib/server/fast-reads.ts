@@ -170,30 +170,21 @@ export function createFastReads(options: FastReadsOptions): FastReads {
             return { body, headers: isTree ? { ...json, etag: treeEtag(current.version) } : json };
           }
         }
-        if (route.kind === "tree") {
-          const { rows } = await query<{ json: string; version: number; generation: number }>(
-            "tree_json",
-            TREE_JSON_FOR_SESSION_SQL,
-            [route.treeId, ...claims],
-          );
-          const row = rows[0];
-          if (!row) return null;
-          return {
-            body: row.json,
-            headers: { ...json, etag: treeEtag(row.version) },
-            cacheAs: cacheable ? { key, generation: row.generation } : undefined,
-          };
-        }
-        const { rows } = await query<{ people: string; generation: number }>(
-          "people_json",
-          PEOPLE_JSON_FOR_SESSION_SQL,
+        // Both statements answer the JSON text and its generation; the tree also its version.
+        const [name, text] =
+          route.kind === "tree"
+            ? ["tree_json", TREE_JSON_FOR_SESSION_SQL]
+            : ["people_json", PEOPLE_JSON_FOR_SESSION_SQL];
+        const { rows } = await query<{ json: string; version?: number; generation: number }>(
+          name,
+          text,
           [route.treeId, ...claims],
         );
         const row = rows[0];
         if (!row) return null;
         return {
-          body: row.people,
-          headers: json,
+          body: row.json,
+          headers: route.kind === "tree" ? { ...json, etag: treeEtag(row.version!) } : json,
           cacheAs: cacheable ? { key, generation: row.generation } : undefined,
         };
       }

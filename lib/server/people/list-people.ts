@@ -19,9 +19,9 @@ import { TREE_NOT_FOUND } from "@/lib/server/trees/get-tree";
 export async function listPeopleJson(ownerId: string, treeId: string): Promise<string> {
   const [, rows] = await db.$transaction([
     db.$executeRawUnsafe(`SET LOCAL work_mem = '${PEOPLE_WORK_MEM}'`),
-    db.$queryRawUnsafe<{ people: string }[]>(PEOPLE_JSON_SQL, treeId, ownerId),
+    db.$queryRawUnsafe<{ json: string }[]>(PEOPLE_JSON_SQL, treeId, ownerId),
   ]);
   const row = rows[0];
   if (!row) throw notFound(TREE_NOT_FOUND);
-  return row.people;
+  return row.json;
 }

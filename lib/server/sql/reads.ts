@@ -45,7 +45,7 @@ const peopleJson = (where: string) => `
       ) r
     ) person
     WHERE p."treeId" = t."id"
-  ), '') || ']' AS "people", t."peopleGeneration" AS "generation"
+  ), '') || ']' AS "json", t."peopleGeneration" AS "generation"
   FROM "Tree" t
   WHERE ${where}`;
 
