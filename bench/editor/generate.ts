@@ -5,6 +5,7 @@
  */
 import type { Person } from "@/lib/schemas/person";
 import type { PartnerEntry, PartnerType, PersonRef, TreeNode } from "@/lib/schemas/tree";
+import { emptyNode } from "@/lib/tree/empty-node";
 
 export interface GenerateOptions {
   /** How many Sims (people) the legacy holds; every one is placed exactly once. */
@@ -182,15 +183,7 @@ export function generateLegacy(options: GenerateOptions): SyntheticLegacy {
   const createNode = (parent: Built | null, reserve: number, withPartner: boolean): Built => {
     const lastName = parent ? parent.lastName : pick(LAST_NAMES);
     const person = newPerson(lastName);
-    const node: TreeNode = {
-      person,
-      partners: [],
-      children: [],
-      parentType: "NONE",
-      parents: [],
-      adoptiveParents: [],
-      hidden: false,
-    };
+    const node: TreeNode = { ...emptyNode(), person };
     if (parent) {
       const parentPerson = parent.node.person!;
       const row = parent.rows.length > 0 ? pick(parent.rows) : undefined;

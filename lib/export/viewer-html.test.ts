@@ -7,6 +7,7 @@ import { chromium, type Browser, type Page } from "@playwright/test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Person } from "@/lib/schemas/person";
 import type { TreeNode } from "@/lib/schemas/tree";
+import { emptyNode } from "@/lib/tree/empty-node";
 import { makeImage } from "@/tests/fixtures/plumtree/build";
 import { writeHeirloomZip } from "./heirloom-zip";
 
@@ -26,16 +27,7 @@ const person = (id: string, extra: Partial<Person> = {}): Person => ({
 });
 
 const HOSTILE = "</script><b>x</b>";
-const node = (overrides: Partial<TreeNode>): TreeNode => ({
-  person: null,
-  partners: [],
-  children: [],
-  parentType: "NONE",
-  parents: [],
-  adoptiveParents: [],
-  hidden: false,
-  ...overrides,
-});
+const node = (overrides: Partial<TreeNode>): TreeNode => ({ ...emptyNode(), ...overrides });
 
 let dir: string;
 let browser: Browser;

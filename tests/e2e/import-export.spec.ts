@@ -8,6 +8,7 @@ import { strToU8, zipSync } from "fflate";
 import sharp from "sharp";
 import type { Person } from "@/lib/schemas/person";
 import type { Tree, TreeNode } from "@/lib/schemas/tree";
+import { emptyNode } from "@/lib/tree/empty-node";
 import { layoutTree } from "@/lib/tree/layout";
 import { getTree } from "./support/editor";
 import { bearer, loginInBrowser, signUpViaApi } from "./support/session";
@@ -16,13 +17,8 @@ const EXPORT_MARGIN = 24;
 
 const ref = (_id: string) => ({ _id });
 const plumNode = (personId: string, extra: Partial<TreeNode> = {}): TreeNode => ({
+  ...emptyNode(),
   person: ref(personId),
-  partners: [],
-  children: [],
-  parentType: "NONE",
-  parents: [],
-  adoptiveParents: [],
-  hidden: false,
   ...extra,
 });
 

@@ -5,6 +5,7 @@ import { expect } from "@playwright/test";
 import sharp from "sharp";
 import type { Person, PersonLink } from "@/lib/schemas/person";
 import type { Tree, TreeNode } from "@/lib/schemas/tree";
+import { emptyNode } from "@/lib/tree/empty-node";
 import { bearer } from "./support/session";
 
 /** A small solid-colour image, as a file Playwright can put in a file input. */
@@ -116,14 +117,5 @@ export async function viewCountOf(request: APIRequestContext, treeId: string): P
 
 /** A node of tree data with defaults for everything not given. */
 export function node(person: { _id: string } | null, extra: Partial<TreeNode> = {}): TreeNode {
-  return {
-    person: person ? { _id: person._id } : null,
-    partners: [],
-    children: [],
-    parentType: "NONE",
-    parents: [],
-    adoptiveParents: [],
-    hidden: false,
-    ...extra,
-  };
+  return { ...emptyNode(), person: person ? { _id: person._id } : null, ...extra };
 }
