@@ -1,7 +1,7 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
 import { hashPassword, verifyPassword } from "@/lib/server/auth/password";
-import { signToken } from "@/lib/server/auth/token";
+import { createSession } from "@/lib/server/auth/session";
 import { db } from "@/lib/server/db";
 import { ApiError } from "@/lib/server/errors";
 import {
@@ -33,10 +33,10 @@ export async function signIn(
   await enforceRateLimit(SIGNIN_PER_USERNAME, username);
   const user = await db.user.findUnique({
     where: { id: username },
-    select: { id: true, passwordHash: true, sessionVersion: true },
+    select: { id: true, accountId: true, passwordHash: true },
   });
   const valid = await verifyPassword(user?.passwordHash ?? (await getDummyHash()), password);
   if (!user || !valid) throw new ApiError(400, "Incorrect username or password");
   await refundRateLimit(SIGNIN_PER_USERNAME, username);
-  return { token: await signToken({ username: user.id, sv: user.sessionVersion }) };
+  return { token: await createSession(user) };
 }
