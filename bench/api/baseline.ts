@@ -1,7 +1,7 @@
 /**
  * The API benchmark's baseline: the same reads and writes as the app, on node:http and pg with no
  * framework and no ORM, against the same database with the same SQL text (lib/server/sql/reads.ts), the same auth check
- * (HS256 JWT with jose, then the user's sessionVersion) and the same validation of tree saves
+ * (HS256 JWT with jose, then the token's session and account) and the same validation of tree saves
  * (lib/schemas/tree.ts), the same JSON text built by PostgreSQL for the reads and the same API
  * security headers (lib/security-headers.ts). Sign-in does what lib/server/account/sign-in.ts
  * does: two rate-limit counters, the user, argon2 verify, the refund, a signed token. No request
@@ -9,7 +9,7 @@
  *
  * Env: PORT, DATABASE_URL, JWT_SECRET, UPLOADS_DIR, PG_POOL_MAX (default 10, like PrismaPg's pool).
  */
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { createReadStream } from "node:fs";
 import fs from "node:fs/promises";
 import http from "node:http";
@@ -100,21 +100,20 @@ async function authenticate(req: http.IncomingMessage): Promise<string> {
   const match = /^Bearer\s+(\S+)$/i.exec((req.headers.authorization ?? "").trim());
   if (!match?.[1]) throw new HttpError(401, "Looks like you're not logged in");
   let username: unknown;
-  let sv: unknown;
+  let aid: unknown;
+  let sid: unknown;
   try {
     ({
-      payload: { username, sv },
+      payload: { username, aid, sid },
     } = await jwtVerify(match[1], secret, { algorithms: ["HS256"] }));
   } catch {
     throw new HttpError(403, "You're session expired. Please login again.");
   }
-  if (typeof username !== "string" || typeof sv !== "number") {
+  if (typeof username !== "string" || typeof aid !== "string" || typeof sid !== "string") {
     throw new HttpError(403, "You're session expired. Please login again.");
   }
-  const { rows } = await pool.query<{ id: string; sessionVersion: number }>(SESSION_USER_SQL, [
-    username,
-  ]);
-  if (rows[0]?.sessionVersion !== sv) {
+  const { rows } = await pool.query<{ id: string }>(SESSION_USER_SQL, [sid, username, aid]);
+  if (!rows[0]) {
     throw new HttpError(403, "You're session expired. Please login again.");
   }
   return username;
@@ -284,8 +283,8 @@ async function signIn(body: unknown, ip: string) {
   }
   await hitLimit("signin:ip", ip, 100);
   await hitLimit("signin:username", username, 10);
-  const { rows } = await pool.query<{ id: string; passwordHash: string; sessionVersion: number }>(
-    `SELECT "id", "passwordHash", "sessionVersion" FROM "User" WHERE "id" = $1 LIMIT 1`,
+  const { rows } = await pool.query<{ id: string; passwordHash: string; accountId: string }>(
+    `SELECT "id", "passwordHash", "accountId" FROM "User" WHERE "id" = $1 LIMIT 1`,
     [username],
   );
   const user = rows[0];
@@ -296,7 +295,9 @@ async function signIn(body: unknown, ip: string) {
      WHERE "key" = $1 AND "resetAt" > now() AT TIME ZONE 'UTC'`,
     [counterKey("signin:username", username)],
   );
-  const token = await new SignJWT({ username: user.id, sv: user.sessionVersion })
+  const sid = randomUUID();
+  await pool.query(`INSERT INTO "Session" ("id", "userId") VALUES ($1, $2)`, [sid, user.id]);
+  const token = await new SignJWT({ username: user.id, aid: user.accountId, sid })
     .setProtectedHeader({ alg: "HS256", typ: "JWT" })
     .setIssuedAt()
     .setExpirationTime("30d")

@@ -10,7 +10,7 @@
  * --profile <dir> writes the server's V8 CPU profile there.
  */
 import { spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -59,8 +59,8 @@ async function main() {
   const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 1 });
   // A tree near the median size (14 people) with a published copy of similar size.
   const tree = (
-    await pool.query<{ id: string; ownerId: string; sv: number }>(
-      `SELECT t."id", t."ownerId", u."sessionVersion" AS sv FROM "Tree" t
+    await pool.query<{ id: string; ownerId: string; aid: string }>(
+      `SELECT t."id", t."ownerId", u."accountId" AS aid FROM "Tree" t
        JOIN "User" u ON u."id" = t."ownerId"
        WHERE t."deletedAt" IS NULL AND (SELECT count(*) FROM "Person" p WHERE p."treeId" = t."id") = 14
        LIMIT 1`,
@@ -71,8 +71,10 @@ async function main() {
       `SELECT "treeId" FROM "PublishedTree" WHERE jsonb_array_length("people") = 14 LIMIT 1`,
     )
   ).rows[0]!.treeId;
+  const sid = randomUUID();
+  await pool.query(`INSERT INTO "Session" ("id", "userId") VALUES ($1, $2)`, [sid, tree.ownerId]);
   await pool.end();
-  const token = await new SignJWT({ username: tree.ownerId, sv: tree.sv })
+  const token = await new SignJWT({ username: tree.ownerId, aid: tree.aid, sid })
     .setProtectedHeader({ alg: "HS256", typ: "JWT" })
     .setIssuedAt()
     .setExpirationTime("1h")

@@ -139,10 +139,21 @@ export async function loadFixtures(options: {
 
   const tokens = new Map<string, string>();
   const owners = new Set([...trees.rows.map((r) => r.ownerId), ...autosave.map((t) => t.owner)]);
-  for (const owner of owners) {
+  // One session per owner, as a sign-in would open (ADR 003: tokens name a session and an account).
+  const sessions = await pool.query<{ sid: string; owner: string; aid: string }>(
+    `WITH s AS (
+       INSERT INTO "Session" ("id", "userId")
+       SELECT gen_random_uuid()::text, u."id" FROM "User" u WHERE u."id" = ANY($1::text[])
+       RETURNING "id", "userId"
+     )
+     SELECT s."id" AS sid, s."userId" AS owner, u."accountId" AS aid
+     FROM s JOIN "User" u ON u."id" = s."userId"`,
+    [[...owners]],
+  );
+  for (const { sid, owner, aid } of sessions.rows) {
     tokens.set(
       owner,
-      await new SignJWT({ username: owner, sv: 0 })
+      await new SignJWT({ username: owner, aid, sid })
         .setProtectedHeader({ alg: "HS256", typ: "JWT" })
         .setIssuedAt()
         .setExpirationTime("1d")

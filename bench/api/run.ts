@@ -622,7 +622,7 @@ async function main() {
         viaNextRouter:
           "the same build and settings with FAST_READS=false: every request through Next's router and a route handler, for the reads",
         baseline:
-          "bench/api/baseline.ts: node:http + pg (pool of 10), same SQL shapes (reads: JSON text built by PostgreSQL, sent as is), same API security headers, jose HS256 check + sessionVersion query, zod tree validation, argon2 verify; no logs",
+          "bench/api/baseline.ts: node:http + pg (pool of 10), same SQL shapes (reads: JSON text built by PostgreSQL, sent as is), same API security headers, jose HS256 check + session query, zod tree validation, argon2 verify; no logs",
         fixtures: fixtures.stats,
         latencyUnit: "ms",
         rps: "completed requests / measured seconds",

@@ -127,14 +127,15 @@ export function createFastReads(options: FastReadsOptions): FastReads {
   }
 
   /**
-   * The token's claims when its signature and expiry hold. Whether it is revoked (its
-   * sessionVersion behind the user's) is checked by the read's own statement.
+   * The token's claims (username, session id, account id) when its signature and expiry hold.
+   * Whether its session is live and its account the same one is checked by the read's own
+   * statement (CURRENT_SESSION in sql/reads.ts).
    */
-  async function claimsOf(req: IncomingMessage): Promise<[string, number] | null> {
+  async function claimsOf(req: IncomingMessage): Promise<[string, string, string] | null> {
     const match = /^Bearer\s+(\S+)$/i.exec((req.headers.authorization ?? "").trim());
     const key = match?.[1] ? await jwtSecret() : undefined;
     const claims = match?.[1] && key ? await verifyTokenWith(match[1], key) : null;
-    return claims && isStorable(claims.username) ? [claims.username, claims.sv] : null;
+    return claims && isStorable(claims.username) ? [claims.username, claims.sid, claims.aid] : null;
   }
 
   /**

@@ -5,8 +5,10 @@ import {
   FORGOT_USERNAME_PER_EMAIL,
   FORGOT_USERNAME_PER_IP,
   PASSWORD_CHECK_PER_USERNAME,
+  SIGNIN_KNOWN_ADDRESS,
   SIGNIN_PER_IP,
   SIGNIN_PER_USERNAME,
+  SIGNIN_PER_USERNAME_AND_IP,
   describeWait,
 } from "./rate-limit";
 
@@ -30,6 +32,8 @@ describe("describeWait", () => {
 describe("the rules", () => {
   const rules = [
     SIGNIN_PER_USERNAME,
+    SIGNIN_PER_USERNAME_AND_IP,
+    SIGNIN_KNOWN_ADDRESS,
     SIGNIN_PER_IP,
     PASSWORD_CHECK_PER_USERNAME,
     FORGOT_PASSWORD_PER_USERNAME,
@@ -43,8 +47,12 @@ describe("the rules", () => {
   });
 
   it("allow an address more attempts than one account, so a shared network is not locked out first", () => {
-    expect(SIGNIN_PER_IP.limit).toBeGreaterThan(SIGNIN_PER_USERNAME.limit);
+    expect(SIGNIN_PER_IP.limit).toBeGreaterThan(SIGNIN_PER_USERNAME_AND_IP.limit);
     expect(FORGOT_PASSWORD_PER_IP.limit).toBeGreaterThan(FORGOT_PASSWORD_PER_USERNAME.limit);
     expect(FORGOT_USERNAME_PER_IP.limit).toBeGreaterThan(FORGOT_USERNAME_PER_EMAIL.limit);
+  });
+
+  it("give one account a much higher ceiling from all addresses than from one (ADR 012)", () => {
+    expect(SIGNIN_PER_USERNAME.limit).toBeGreaterThanOrEqual(10 * SIGNIN_PER_USERNAME_AND_IP.limit);
   });
 });

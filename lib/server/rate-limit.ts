@@ -18,12 +18,34 @@ const MINUTE = 60;
 const SWEEP_PROBABILITY = 0.01;
 const HOUR = 60 * MINUTE;
 
-/** Failed sign-ins per username (a successful sign-in gives its attempt back). */
-export const SIGNIN_PER_USERNAME: RateLimitRule = {
-  name: "signin:username",
+/**
+ * Failed sign-ins per username and client address (a successful sign-in gives its attempt back).
+ * Low: it stops one address guessing, and costs only that address (ADR 012).
+ */
+export const SIGNIN_PER_USERNAME_AND_IP: RateLimitRule = {
+  name: "signin:username-ip",
   limit: 10,
   windowSeconds: 15 * MINUTE,
+  message: "Too many failed sign-in attempts for this account from your network.",
+};
+/**
+ * Failed sign-ins per username from every address together: the ceiling on guesses a spread-out
+ * attacker gets at one account. Much higher than the per-address limit, and never applied to an
+ * address the account signed in from lately (SIGNIN_KNOWN_ADDRESS), so the owner is not locked
+ * out at home by someone else's guessing (ADR 012).
+ */
+export const SIGNIN_PER_USERNAME: RateLimitRule = {
+  name: "signin:username",
+  limit: 100,
+  windowSeconds: HOUR,
   message: "Too many failed sign-in attempts for this account.",
+};
+/** Marks (username, address) pairs that signed in successfully; a mark lasts 30 days. */
+export const SIGNIN_KNOWN_ADDRESS: RateLimitRule = {
+  name: "signin:known",
+  limit: Number.MAX_SAFE_INTEGER,
+  windowSeconds: 30 * 24 * HOUR,
+  message: "",
 };
 /** Sign-in attempts per client address, successful or not. */
 export const SIGNIN_PER_IP: RateLimitRule = {
@@ -182,6 +204,17 @@ export async function refundRateLimit(rule: RateLimitRule, identifier: string): 
   await db.$executeRaw`
     UPDATE "RateLimit" SET "count" = GREATEST("count" - 1, 0)
     WHERE "key" = ${key} AND "resetAt" > now() AT TIME ZONE 'UTC'`;
+}
+
+/** The current window's count for the identifier, without counting a hit (0 when none). */
+export async function peekRateLimit(rule: RateLimitRule, identifier: string): Promise<number> {
+  const key = counterKey(rule, identifier);
+  const redis = getRedis();
+  if (redis) return Number((await redis.get(REDIS_PREFIX + key)) ?? 0);
+  const rows = await db.$queryRaw<{ count: number }[]>`
+    SELECT "count" FROM "RateLimit"
+    WHERE "key" = ${key} AND "resetAt" > now() AT TIME ZONE 'UTC'`;
+  return Number(rows[0]?.count ?? 0);
 }
 
 /** Deletes counters whose window ended; cheap thanks to the resetAt index. */

@@ -13,7 +13,10 @@ export interface AuthUser {
   /** The username. */
   id: string;
   email: string;
-  sessionVersion: number;
+  /** The account's random id (ADR 003). */
+  accountId: string;
+  /** The session the token belongs to. */
+  sessionId: string;
 }
 
 type Params = Record<string, string | string[] | undefined>;
@@ -62,11 +65,19 @@ export async function authenticate(req: Request): Promise<AuthUser> {
   if (!match?.[1]) throw new ApiError(401, "Looks like you're not logged in");
   const claims = await verifyToken(match[1]);
   // A signed username PostgreSQL cannot store (a NUL) names no one; querying it would be a 500.
+  // One statement: the session must exist and belong to the very account the token names.
   const user =
     claims &&
     isStorable(claims.username) &&
-    (await db.$queryRawUnsafe<AuthUser[]>(SESSION_USER_SQL, claims.username))[0];
-  if (!claims || !user || user.sessionVersion !== claims.sv) {
+    (
+      await db.$queryRawUnsafe<AuthUser[]>(
+        SESSION_USER_SQL,
+        claims.sid,
+        claims.username,
+        claims.aid,
+      )
+    )[0];
+  if (!user) {
     throw new ApiError(403, "You're session expired. Please login again.");
   }
   return user;

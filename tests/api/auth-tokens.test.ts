@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { SignJWT } from "jose";
+import { type JWTPayload, SignJWT, decodeJwt } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, call, detailOf } from "../helpers/api";
 
@@ -10,8 +10,8 @@ const PASSWORD = "correct horse battery";
 const SESSION_EXPIRED = "You're session expired. Please login again.";
 
 interface Mint {
-  username?: unknown;
-  sv?: unknown;
+  /** The claims, over the signed-up user's own (username, aid, sid); undefined drops one. */
+  claims?: Record<string, unknown>;
   alg?: string;
   secret?: Uint8Array;
   /** Seconds since the epoch. */
@@ -22,13 +22,13 @@ const now = () => Math.floor(Date.now() / 1000);
 const base64url = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
 
 async function mint({
-  username,
-  sv = 0,
+  claims = {},
   alg = "HS256",
   secret = SECRET,
   exp = now() + 3600,
-}: Mint): Promise<string> {
-  return new SignJWT({ username, sv })
+}: Mint = {}): Promise<string> {
+  const { username, aid, sid } = decodeJwt(user.token);
+  return new SignJWT(JSON.parse(JSON.stringify({ username, aid, sid, ...claims })) as JWTPayload)
     .setProtectedHeader({ alg, typ: "JWT" })
     .setIssuedAt(Math.min(exp, now()) - 60)
     .setExpirationTime(exp)
@@ -62,7 +62,7 @@ beforeAll(async () => {
 
 describe("session tokens", () => {
   it("a token minted like the server's, with the right secret, is accepted (control)", async () => {
-    const response = await api.get("/api/user", { token: await mint({ username: user.username }) });
+    const response = await api.get("/api/user", { token: await mint() });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ email: `${user.username}@example.com`, _id: user.username });
   });
@@ -70,47 +70,60 @@ describe("session tokens", () => {
   it.each<{ name: string; token: () => Promise<string> | string }>([
     {
       name: "a forged token (signed with another secret)",
-      token: () => mint({ username: user.username, secret: OTHER_SECRET }),
+      token: () => mint({ secret: OTHER_SECRET }),
     },
     {
       name: "an alg: none token",
       token: () =>
         `${base64url({ alg: "none", typ: "JWT" })}.${base64url({
-          username: user.username,
-          sv: 0,
+          ...decodeJwt(user.token),
           iat: now(),
           exp: now() + 3600,
         })}.`,
     },
     {
       name: "an HS512 token with the right secret (the algorithm is pinned)",
-      token: () => mint({ username: user.username, alg: "HS512" }),
+      token: () => mint({ alg: "HS512" }),
     },
     {
       name: "an expired token",
-      token: () => mint({ username: user.username, exp: now() - 10 }),
+      token: () => mint({ exp: now() - 10 }),
     },
     {
       name: "a token with a tampered payload",
       token: async () => {
-        const [header, , signature] = (await mint({ username: user.username })).split(".");
-        return `${header}.${base64url({ username: deleted.username, sv: 0, exp: now() + 60 })}.${signature}`;
+        const [header, , signature] = (await mint()).split(".");
+        const claims = { ...decodeJwt(deleted.token), exp: now() + 60 };
+        return `${header}.${base64url(claims)}.${signature}`;
       },
     },
     {
-      name: "a token of an older session (stale sv)",
-      token: () => mint({ username: user.username, sv: 7 }),
+      name: "a token of the old shape {username, sv} (issued before ADR 003's sessions)",
+      token: () => mint({ claims: { aid: undefined, sid: undefined, sv: 0 } }),
     },
     {
-      name: "a token without the sv claim",
-      token: () => mint({ username: user.username, sv: null }),
+      name: "a token of a session that does not exist (revoked)",
+      token: () => mint({ claims: { sid: randomUUID() } }),
     },
-    { name: "a token with a numeric username", token: () => mint({ username: 42 }) },
-    { name: "a token of an unknown user", token: () => mint({ username: "nobody_here_at_all" }) },
+    {
+      name: "a token naming another account id for the same username",
+      token: () => mint({ claims: { aid: randomUUID() } }),
+    },
+    {
+      name: "a token whose session belongs to another username",
+      token: () => mint({ claims: { username: deleted.username } }),
+    },
+    { name: "a token without the sid claim", token: () => mint({ claims: { sid: undefined } }) },
+    { name: "a token whose sid is not a uuid", token: () => mint({ claims: { sid: "1 OR 1=1" } }) },
+    { name: "a token with a numeric username", token: () => mint({ claims: { username: 42 } }) },
+    {
+      name: "a token of an unknown user",
+      token: () => mint({ claims: { username: "nobody_here_at_all" } }),
+    },
     // Found by the fuzzer: the NUL reached PostgreSQL and answered 500.
     {
       name: "a signed token whose username has a NUL",
-      token: () => mint({ username: "a\u0000b" }),
+      token: () => mint({ claims: { username: "a\u0000b" } }),
     },
     { name: "the token of a deleted account", token: () => deleted.token },
     { name: "a token that is not a JWT", token: () => "not-a-jwt" },
@@ -138,7 +151,7 @@ describe("session tokens", () => {
   });
 
   it.each(authed)("$method $path with a forged token gets 403", async ({ method, path, body }) => {
-    const token = await mint({ username: user.username, secret: OTHER_SECRET });
+    const token = await mint({ secret: OTHER_SECRET });
     const response = await call(method, path, { body, token });
     expect(response.status).toBe(403);
     expect(detailOf(response)).toBe(SESSION_EXPIRED);

@@ -40,6 +40,7 @@ const EXPECTED_TABLES = [
   "Person",
   "PublishedTree",
   "RateLimit",
+  "Session",
   "Setting",
   "Tree",
   "Upload",

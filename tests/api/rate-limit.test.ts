@@ -10,6 +10,7 @@ import {
   type RateLimitRule,
   SIGNIN_PER_IP,
   SIGNIN_PER_USERNAME,
+  SIGNIN_PER_USERNAME_AND_IP,
   deleteExpiredRateLimits,
   hitRateLimit,
 } from "@/lib/server/rate-limit";
@@ -54,28 +55,68 @@ function expectLimited(response: ApiResponse, rule: RateLimitRule, wait: string)
 }
 
 describe("sign-in rate limits", () => {
-  it("refuses a username with 429 after too many failed attempts, from any address", async () => {
+  it("an attacker's 50 wrong passwords from one address do not stop the owner signing in from another (issue 12.6)", async () => {
     const target = await signUp();
-    const failures = await repeat(SIGNIN_PER_USERNAME.limit, () =>
+    const attacker = fixedIp();
+    const guesses = await repeat(50, () =>
+      api.post(
+        "/api/account/signin",
+        { username: target.username, password: "guess guess" },
+        { headers: attacker },
+      ),
+    );
+    const allowed = SIGNIN_PER_USERNAME_AND_IP.limit;
+    expect(guesses).toEqual([
+      ...Array<number>(allowed).fill(400),
+      ...Array<number>(50 - allowed).fill(429),
+    ]);
+    // The attacker's address is refused even the right password, so it learns nothing more…
+    const blocked = await api.post(
+      "/api/account/signin",
+      { username: target.username, password: PASSWORD },
+      { headers: attacker },
+    );
+    expectLimited(blocked, SIGNIN_PER_USERNAME_AND_IP, "15 minutes");
+    // …while the owner, from another address, signs in at once, and their session works.
+    const owner = await api.post(
+      "/api/account/signin",
+      { username: target.username, password: PASSWORD },
+      { headers: fixedIp() },
+    );
+    expect(owner.status).toBe(200);
+    expect((await api.get("/api/user", { token: target.token })).status).toBe(200);
+  });
+
+  it("caps guesses at one account from many addresses, but not at the owner's known address", async () => {
+    const target = await signUp();
+    const home = fixedIp();
+    const atHome = () =>
+      api.post(
+        "/api/account/signin",
+        { username: target.username, password: PASSWORD },
+        { headers: home },
+      );
+    expect((await atHome()).status).toBe(200);
+    // Every guess from its own address (the helper's default).
+    const guesses = await repeat(SIGNIN_PER_USERNAME.limit, () =>
       api.post("/api/account/signin", { username: target.username, password: "guess guess" }),
     );
-    expect(failures).toEqual(Array(SIGNIN_PER_USERNAME.limit).fill(400));
-
-    // Even the right password is refused now, so a guesser learns nothing more.
-    const blocked = await api.post("/api/account/signin", {
+    expect(guesses).toEqual(Array(SIGNIN_PER_USERNAME.limit).fill(400));
+    // The ceiling now refuses any new address, the right password included…
+    const elsewhere = await api.post("/api/account/signin", {
       username: target.username,
       password: PASSWORD,
     });
-    expectLimited(blocked, SIGNIN_PER_USERNAME, "15 minutes");
-
-    // Other accounts are not affected, and the existing session keeps working.
+    expectLimited(elsewhere, SIGNIN_PER_USERNAME, "60 minutes");
+    // …but the owner's own address, where they signed in before, still gets in.
+    expect((await atHome()).status).toBe(200);
+    // Other accounts are not affected.
     const other = await signUp();
     const ok = await api.post("/api/account/signin", {
       username: other.username,
       password: PASSWORD,
     });
     expect(ok.status).toBe(200);
-    expect((await api.get("/api/user", { token: target.token })).status).toBe(200);
   });
 
   it("does not count successful sign-ins against the username", async () => {

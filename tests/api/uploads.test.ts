@@ -4,7 +4,7 @@ import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getEnv } from "@/lib/env";
-import { signToken } from "@/lib/server/auth/token";
+import { createSession } from "@/lib/server/auth/session";
 import { db } from "@/lib/server/db";
 import { getStorage } from "@/lib/server/storage";
 import { LocalDiskStorage } from "@/lib/server/storage/local-disk";
@@ -37,10 +37,11 @@ const POLYGLOT =
 
 async function createUser() {
   const username = `upl_${randomUUID().slice(0, 12)}`;
-  await db.user.create({
+  const user = await db.user.create({
     data: { id: username, email: `${username}@example.com`, passwordHash: "not-a-real-hash" },
+    select: { id: true, accountId: true },
   });
-  return { username, token: await signToken({ username, sv: 0 }) };
+  return { username, token: await createSession(user) };
 }
 
 let alice: { username: string; token: string };

@@ -4,7 +4,8 @@ import { e2e } from "./support/config";
 import { newCredentials } from "./support/session";
 
 // Two production instances over one PostgreSQL: nothing that must be shared lives in memory.
-// SIGNIN_PER_USERNAME in lib/server/rate-limit.ts allows 10 failed sign-ins per window.
+// SIGNIN_PER_USERNAME_AND_IP in lib/server/rate-limit.ts allows 10 failed sign-ins per window for
+// one account from one address (both instances see this test's requests from 127.0.0.1).
 const FAILED_SIGNINS_ALLOWED = 10;
 const secondPort = e2e.port + 57;
 const second = `http://127.0.0.1:${secondPort}`;

@@ -4,7 +4,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import type { Person } from "@/lib/schemas/person";
 import type { Tree, TreeNode } from "@/lib/schemas/tree";
 import { hashPassword } from "@/lib/server/auth/password";
-import { signToken } from "@/lib/server/auth/token";
+import { createSession } from "@/lib/server/auth/session";
 import { db } from "@/lib/server/db";
 import { type ApiResponse, api, call, detailOf } from "./api";
 
@@ -35,9 +35,9 @@ export async function createUser(
   const passwordHash = await hashes.get(password)!;
   const user = await db.user.create({
     data: { id: username, email, passwordHash },
-    select: { id: true, sessionVersion: true },
+    select: { id: true, accountId: true },
   });
-  const token = await signToken({ username: user.id, sv: user.sessionVersion });
+  const token = await createSession(user);
   return { username, email, password, token };
 }
 

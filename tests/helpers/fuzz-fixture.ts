@@ -2,11 +2,11 @@
 // snapshot sees only what the fuzzed requests did, even while other API test files run), a
 // signed-in owner with a tree, people, a publication and uploads, a second user, and every kind
 // of bearer token from valid to forged.
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { SignJWT } from "jose";
+import { SignJWT, decodeJwt } from "jose";
 import pg from "pg";
 import { resetEnvForTests } from "@/lib/env";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
@@ -119,6 +119,8 @@ async function forgedTokens(owner: TestUser): Promise<AuthChoice[]> {
     new SignJWT(claims).setProtectedHeader({ alg, typ: "JWT" }).sign(key);
   const wrongKey = new TextEncoder().encode("not-the-secret-but-at-least-32-characters");
   const [, payload = ""] = owner.token.split(".");
+  const { aid, sid } = decodeJwt(owner.token) as { aid: string; sid: string };
+  const claims = { username: owner.username, aid, sid };
   const flipped = owner.token.slice(0, -2) + (owner.token.endsWith("AA") ? "BB" : "AA");
   const invalid = (label: string, token: string): AuthChoice => ({
     label,
@@ -127,23 +129,20 @@ async function forgedTokens(owner: TestUser): Promise<AuthChoice[]> {
   });
   return [
     invalid("alg none", `${b64({ alg: "none", typ: "JWT" })}.${payload}.`),
-    invalid("wrong secret", await sign({ username: owner.username, sv: 0 }, wrongKey)),
-    invalid(
-      "HS512 with the right secret",
-      await sign({ username: owner.username, sv: 0 }, secret, "HS512"),
-    ),
-    invalid(
-      "expired",
-      await sign({ username: owner.username, sv: 0, exp: now - 60, iat: now - 120 }),
-    ),
-    invalid("stale session version", await signToken({ username: owner.username, sv: 7 })),
-    invalid("unknown user", await signToken({ username: "nobody_at_all", sv: 0 })),
-    invalid("username not a string", await sign({ username: 42, sv: 0 })),
-    invalid("sv not a number", await sign({ username: owner.username, sv: "0" })),
+    invalid("wrong secret", await sign(claims, wrongKey)),
+    invalid("HS512 with the right secret", await sign(claims, secret, "HS512")),
+    invalid("expired", await sign({ ...claims, exp: now - 60, iat: now - 120 })),
+    invalid("old shape {username, sv}", await sign({ username: owner.username, sv: 0 })),
+    invalid("revoked session", await signToken({ ...claims, sid: randomUUID() })),
+    invalid("another account id", await signToken({ ...claims, aid: randomUUID() })),
+    invalid("unknown user", await signToken({ ...claims, username: "nobody_at_all" })),
+    invalid("username not a string", await sign({ ...claims, username: 42 })),
+    invalid("sid not a string", await sign({ ...claims, sid: 7 })),
+    invalid("sid not a uuid", await sign({ ...claims, sid: "x'; --" })),
     invalid("no claims", await sign({})),
-    invalid("NUL in username", await signToken({ username: "a\u0000b", sv: 0 })),
-    invalid("lone surrogate in username", await signToken({ username: "a\ud800", sv: 0 })),
-    invalid("huge username", await signToken({ username: "u".repeat(100_000), sv: 0 })),
+    invalid("NUL in username", await signToken({ ...claims, username: "a\u0000b" })),
+    invalid("lone surrogate in username", await signToken({ ...claims, username: "a\ud800" })),
+    invalid("huge username", await signToken({ ...claims, username: "u".repeat(100_000) })),
     invalid("tampered signature", flipped),
     invalid("token plus junk", `${owner.token}x`),
     invalid("header and payload only", owner.token.split(".").slice(0, 2).join(".")),
@@ -253,6 +252,9 @@ const sqlList = (values: string[]) => values.map((v) => `'${v.replace(/'/g, "''"
 export async function restoreFixture(f: FuzzFixture): Promise<void> {
   if (!logReader) throw new Error("useOwnDatabase() first");
   const users = sqlList([f.owner.username, f.other.username]);
+  const sessions = [f.owner, f.other]
+    .map((u) => `(${sqlList([(decodeJwt(u.token) as { sid: string }).sid, u.username])})`)
+    .join(", ");
   const trees = sqlList([f.treeId, f.otherTreeId]);
   const kept = [f.uploadName, f.otherUploadName];
   const pending = sqlList(f.pending.map((p) => p.name));
@@ -261,7 +263,7 @@ export async function restoreFixture(f: FuzzFixture): Promise<void> {
     string,
   ][];
   const results = (await logReader.query(`
-    UPDATE "User" SET "sessionVersion" = 0 WHERE id IN (${users}) AND "sessionVersion" <> 0;
+    INSERT INTO "Session" (id, "userId") VALUES ${sessions} ON CONFLICT (id) DO NOTHING;
     DELETE FROM "Tree" WHERE id NOT IN (${trees});
     UPDATE "Tree" SET "deletedAt" = NULL WHERE id IN (${trees}) AND "deletedAt" IS NOT NULL;
     DELETE FROM "Person" WHERE id NOT IN (${sqlList(people.map(([id]) => id))});

@@ -6,7 +6,8 @@ import { verifyCurrentPassword } from "./verify-current-password";
 
 /**
  * Deletes the account after checking its password. The database cascades to its trees, people,
- * uploads, published copies and reset tokens; its tokens then get 403 as the user is gone.
+ * uploads, published copies, reset tokens and sessions; its tokens then get 403 for good, even once
+ * someone registers the username again (a new account has another account id, ADR 003).
  * The stored image files go too, once the rows are gone (a failure there is logged, not fatal:
  * nothing refers to those files any more).
  */

@@ -6,8 +6,8 @@ import { hashResetToken } from "./reset-token";
 
 /**
  * Sets a new password from an emailed link. In one transaction it spends the token (so it works
- * once), voids the user's other outstanding links, saves the hash and bumps sessionVersion, which
- * revokes every session token issued before.
+ * once), voids the user's other outstanding links, saves the hash and deletes every session of the
+ * account, which revokes every token issued before.
  */
 export async function resetPassword({
   username,
@@ -41,10 +41,8 @@ export async function resetPassword({
       where: { userId: username, usedAt: null },
       data: { usedAt: now },
     });
-    await tx.user.update({
-      where: { id: username },
-      data: { passwordHash, sessionVersion: { increment: 1 } },
-    });
+    await tx.session.deleteMany({ where: { userId: username } });
+    await tx.user.update({ where: { id: username }, data: { passwordHash } });
   });
   return { message: "Password has been saved" };
 }

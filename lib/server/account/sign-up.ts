@@ -1,7 +1,7 @@
 import "server-only";
 import type { SignupBody } from "@/lib/schemas/account";
 import { hashPassword } from "@/lib/server/auth/password";
-import { signToken } from "@/lib/server/auth/token";
+import { createSession } from "@/lib/server/auth/session";
 import { Prisma, db } from "@/lib/server/db";
 import { ApiError } from "@/lib/server/errors";
 
@@ -20,9 +20,9 @@ export async function signUp({
   try {
     const user = await db.user.create({
       data: { id: username, email, passwordHash },
-      select: { id: true, sessionVersion: true },
+      select: { id: true, accountId: true },
     });
-    return { token: await signToken({ username: user.id, sv: user.sessionVersion }) };
+    return { token: await createSession(user) };
   } catch (error) {
     if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
       throw usernameTaken();

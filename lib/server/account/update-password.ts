@@ -1,31 +1,30 @@
 import "server-only";
 import type { UpdatePasswordBody } from "@/lib/schemas/account";
 import { hashPassword } from "@/lib/server/auth/password";
-import { signToken } from "@/lib/server/auth/token";
+import { reissueSession } from "@/lib/server/auth/session";
 import { db } from "@/lib/server/db";
 import { verifyCurrentPassword } from "./verify-current-password";
 
 /**
- * Changes the password after checking the current one. It bumps sessionVersion, which revokes every
- * other session (a stolen token stops working), and answers a fresh token so the caller stays
- * logged in. Outstanding reset links are voided too.
+ * Changes the password after checking the current one. Every other session of the account is
+ * revoked (a stolen token stops working); the calling session stays, so the token that made the
+ * call keeps working (issue 13.2: the original client keeps it). The answer carries a fresh token
+ * for the same session, which a client may use instead. Outstanding reset links are voided too.
  */
 export async function updatePassword(
-  username: string,
+  session: { id: string; accountId: string; sessionId: string },
   { oldPassword, newPassword }: UpdatePasswordBody,
 ): Promise<{ token: string }> {
+  const username = session.id;
   await verifyCurrentPassword(username, oldPassword, "Your current password is incorrect");
   const passwordHash = await hashPassword(newPassword);
-  const [, user] = await db.$transaction([
+  await db.$transaction([
     db.passwordResetToken.updateMany({
       where: { userId: username, usedAt: null },
       data: { usedAt: new Date() },
     }),
-    db.user.update({
-      where: { id: username },
-      data: { passwordHash, sessionVersion: { increment: 1 } },
-      select: { id: true, sessionVersion: true },
-    }),
+    db.session.deleteMany({ where: { userId: username, id: { not: session.sessionId } } }),
+    db.user.update({ where: { id: username }, data: { passwordHash }, select: { id: true } }),
   ]);
-  return { token: await signToken({ username: user.id, sv: user.sessionVersion }) };
+  return { token: await reissueSession(session) };
 }

@@ -8,7 +8,7 @@ export type { TokenClaims } from "./verify";
 export const TOKEN_LIFETIME_SECONDS = 30 * 24 * 60 * 60;
 
 export async function signToken(claims: TokenClaims): Promise<string> {
-  return new SignJWT({ username: claims.username, sv: claims.sv })
+  return new SignJWT({ username: claims.username, aid: claims.aid, sid: claims.sid })
     .setProtectedHeader({ alg: TOKEN_ALGORITHM, typ: "JWT" })
     .setIssuedAt()
     .setExpirationTime(`${TOKEN_LIFETIME_SECONDS}s`)

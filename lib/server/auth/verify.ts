@@ -9,10 +9,15 @@ export const TOKEN_ALGORITHM = "HS256";
 export const JWT_SECRET_SETTING = "jwt_secret";
 
 export interface TokenClaims {
+  /** The username, which the spec's client reads; names the account only together with `aid`. */
   username: string;
-  /** The user's sessionVersion when the token was issued. */
-  sv: number;
+  /** The account's random id: a later account with the same username has another (ADR 003). */
+  aid: string;
+  /** The session's id: its Session row must still exist. */
+  sid: string;
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 let cachedKey: { secret: Uint8Array; key: Promise<CryptoKey> } | undefined;
 
@@ -44,9 +49,13 @@ export async function verifyTokenWith(
     const { payload } = await jwtVerify(token, await hmacKey(secret), {
       algorithms: [TOKEN_ALGORITHM],
     });
-    const { username, sv } = payload;
-    if (typeof username !== "string" || typeof sv !== "number") return null;
-    return { username, sv };
+    const { username, aid, sid } = payload;
+    // Tokens of the old shape ({username, sv}) carry neither id: refused, so 403 (ADR 003).
+    if (typeof username !== "string" || typeof aid !== "string" || typeof sid !== "string") {
+      return null;
+    }
+    if (!UUID.test(aid) || !UUID.test(sid)) return null;
+    return { username, aid, sid };
   } catch {
     return null;
   }

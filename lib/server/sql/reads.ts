@@ -3,18 +3,29 @@
 // fast read path in lib/server/fast-reads.ts (through pg). Keeping one copy keeps their answers
 // byte for byte the same; tests/api/fast-reads.test.ts compares them.
 
-/** $1 username → the user whose sessionVersion a token must carry. */
-export const SESSION_USER_SQL = `SELECT "id", "email", "sessionVersion" FROM "User" WHERE "id" = $1 LIMIT 1`;
+/**
+ * $1 session id, $2 username, $3 account id (a token's sid, username and aid) → the signed-in user,
+ * or no row when the session was revoked or the account deleted (ADR 003). One statement, two
+ * primary-key lookups: the session, then its user; a later account with the same username has
+ * another account id and none of the old sessions.
+ */
+export const SESSION_USER_SQL = `
+  SELECT u."id", u."email", u."accountId", s."id" AS "sessionId"
+  FROM "Session" s JOIN "User" u ON u."id" = s."userId"
+  WHERE s."id" = $1 AND s."userId" = $2 AND u."accountId" = $3`;
 
 /** $1 treeId, $2 ownerId: the owner's tree, not deleted. */
 const OWNED_TREE = `t."id" = $1 AND t."ownerId" = $2 AND t."deletedAt" IS NULL`;
 /**
- * …and $3 is the owner's current sessionVersion: the token's revocation check folded into the
+ * …and $3, $4 are the token's session id and account id: SESSION_USER_SQL's check folded into the
  * read, so the fast path spends one statement where the route handler spends two. No row then
- * means "revoked" as well as "not found"; the fast path hands both to the route handler, which
- * tells them apart.
+ * means "revoked" (or "account deleted") as well as "not found"; the fast path hands both to the
+ * route handler, which tells them apart.
  */
-const CURRENT_SESSION = `EXISTS (SELECT 1 FROM "User" u WHERE u."id" = $2 AND u."sessionVersion" = $3)`;
+const CURRENT_SESSION = `EXISTS (
+    SELECT 1 FROM "Session" s JOIN "User" u ON u."id" = s."userId"
+    WHERE s."id" = $3 AND s."userId" = $2 AND u."accountId" = $4
+  )`;
 
 const treeJson = (where: string) => `
   SELECT (
@@ -31,7 +42,7 @@ const treeJson = (where: string) => `
  * snapshot); no row for someone else's, a missing or a deleted tree.
  */
 export const TREE_JSON_SQL = treeJson(OWNED_TREE);
-/** TREE_JSON_SQL for the token's ($2 username, $3 sessionVersion) current session only. */
+/** TREE_JSON_SQL for the token's ($2 username, $3 session id, $4 account id) live session only. */
 export const TREE_JSON_FOR_SESSION_SQL = treeJson(`${OWNED_TREE} AND ${CURRENT_SESSION}`);
 
 const peopleJson = (where: string) => `
@@ -56,12 +67,12 @@ const peopleJson = (where: string) => `
  * run it with a work_mem of 64 MB: with the default 4 MB that sort spills to temporary files.
  */
 export const PEOPLE_JSON_SQL = peopleJson(OWNED_TREE);
-/** PEOPLE_JSON_SQL for the token's ($2 username, $3 sessionVersion) current session only. */
+/** PEOPLE_JSON_SQL for the token's ($2 username, $3 session id, $4 account id) live session only. */
 export const PEOPLE_JSON_FOR_SESSION_SQL = peopleJson(`${OWNED_TREE} AND ${CURRENT_SESSION}`);
 
 /**
- * $1 treeId, $2 username, $3 sessionVersion → the generations and version of the owner's tree, for
- * the current session only: what the fast path checks before it serves a cached body. The
+ * $1 treeId, $2 username, $3 session id, $4 account id → the generations and version of the owner's
+ * tree, for a live session only: what the fast path checks before it serves a cached body. The
  * generations are bumped by triggers (migration 20261122132122_read_generations).
  */
 export const TREE_GENERATIONS_FOR_SESSION_SQL = `

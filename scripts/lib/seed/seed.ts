@@ -54,8 +54,8 @@ const EPOCH = Date.UTC(2021, 0, 1);
 const SPAN_MS = Date.UTC(2025, 5, 1) - EPOCH;
 
 const INSERT_USERS = `
-  INSERT INTO "User" ("id", "email", "passwordHash", "sessionVersion", "createdAt", "updatedAt")
-  SELECT u.id, u.email, $3, 0, u.created, u.created
+  INSERT INTO "User" ("id", "email", "passwordHash", "createdAt", "updatedAt")
+  SELECT u.id, u.email, $3, u.created, u.created
   FROM unnest($1::text[], $2::text[], $4::timestamp[]) AS u(id, email, created)`;
 
 const iso = (ms: number) => new Date(ms).toISOString();
