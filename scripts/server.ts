@@ -12,6 +12,8 @@ import { answerClientError, answerConnect, answerUnsupportedMethod } from "./lib
 
 /** How long an idle keep-alive connection is kept open. */
 export const KEEP_ALIVE_MS = 65_000;
+/** How long a connection whose request body was left unread stays open after the answer. */
+const UNREAD_BODY_LINGER_MS = 1_000;
 
 type GlobalWithDb = typeof globalThis & { __heirloomDb?: { $disconnect(): Promise<void> } };
 
@@ -48,6 +50,13 @@ export async function startServer(options: { dev?: boolean } = {}) {
     ((await staticAssets?.(req, res)) ?? false) ||
     ((await fastReads?.(req, res)) ?? false);
   const server = createServer((req, res) => {
+    // An answer given before the body was read (413, 503, 401 to a large upload): Node would go on
+    // receiving the rest of the body to discard it, so a refused 150 MB import still cost 150 MB
+    // of transfer. The connection is closed instead, a moment after the answer, so the client
+    // reads the answer first.
+    res.once("finish", () => {
+      if (!req.complete) setTimeout(() => req.socket.destroy(), UNREAD_BODY_LINGER_MS).unref();
+    });
     inFront(req, res).then(
       (answered) => {
         if (!answered) toNext(req, res);
