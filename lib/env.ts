@@ -29,6 +29,9 @@ const envSchema = z.object({
   TRUST_PROXY: z.preprocess(emptyAsUndefined, z.enum(["true", "false", "1", "0"]).optional()),
   /** "false" sends every request through Next's router (lib/server/fast-reads.ts). */
   FAST_READS: z.preprocess(emptyAsUndefined, z.enum(["true", "false", "1", "0"]).optional()),
+  /** Imports one process runs at once, and the bytes their files may add up to (ADR 013). */
+  IMPORT_CONCURRENCY: z.coerce.number().int().min(1).default(3),
+  IMPORT_BUDGET_MB: z.coerce.number().int().min(1).default(400),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 

@@ -8,9 +8,12 @@ import { createFastReads } from "../lib/server/fast-reads";
 import { createStaticAssets } from "../lib/server/static-assets";
 import { getPgPool } from "../lib/server/pg-pool";
 import { processLogger } from "../lib/server/process-logger";
+import { answerClientError, answerConnect, answerUnsupportedMethod } from "./lib/methods";
 
 /** How long an idle keep-alive connection is kept open. */
 export const KEEP_ALIVE_MS = 65_000;
+/** How long a connection whose request body was left unread stays open after the answer. */
+const UNREAD_BODY_LINGER_MS = 1_000;
 
 type GlobalWithDb = typeof globalThis & { __heirloomDb?: { $disconnect(): Promise<void> } };
 
@@ -43,8 +46,17 @@ export async function startServer(options: { dev?: boolean } = {}) {
     ? null
     : createStaticAssets(path.join(process.env.HEIRLOOM_DIST_DIR || ".next", "static"));
   const inFront = async (req: IncomingMessage, res: ServerResponse) =>
-    ((await staticAssets?.(req, res)) ?? false) || ((await fastReads?.(req, res)) ?? false);
+    (await answerUnsupportedMethod(req, res, env.PORT)) ||
+    ((await staticAssets?.(req, res)) ?? false) ||
+    ((await fastReads?.(req, res)) ?? false);
   const server = createServer((req, res) => {
+    // An answer given before the body was read (413, 503, 401 to a large upload): Node would go on
+    // receiving the rest of the body to discard it, so a refused 150 MB import still cost 150 MB
+    // of transfer. The connection is closed instead, a moment after the answer, so the client
+    // reads the answer first.
+    res.once("finish", () => {
+      if (!req.complete) setTimeout(() => req.socket.destroy(), UNREAD_BODY_LINGER_MS).unref();
+    });
     inFront(req, res).then(
       (answered) => {
         if (!answered) toNext(req, res);
@@ -59,6 +71,8 @@ export async function startServer(options: { dev?: boolean } = {}) {
   // Node closes idle keep-alive connections after 5 s; a client or proxy that reuses one just then
   // gets EPIPE/ECONNRESET on a request the app never saw. Outlive the usual proxy idle timeouts
   // (60 s) instead, so the client side always closes first.
+  server.on("connect", answerConnect(env.PORT));
+  server.on("clientError", answerClientError(env.PORT));
   server.keepAliveTimeout = KEEP_ALIVE_MS;
   server.headersTimeout = KEEP_ALIVE_MS + 1_000;
   await new Promise<void>((resolve) => server.listen(env.PORT, resolve));

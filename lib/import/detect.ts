@@ -4,7 +4,7 @@ import { MANIFEST_FILE } from "./heirloom";
 import { TREE_FILE } from "./plumtree";
 import { BUNDLE_FILE } from "./prunetree";
 import { ImportError } from "./types";
-import { looksLikeZip, openZip, type ZipLimits } from "./zip";
+import { looksLikeZip, openZip, type ZipInput, type ZipLimits } from "./zip";
 
 export const IMPORT_FORMATS = ["plumtree", "prunetree", "heirloom", "gedcom"] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
@@ -32,7 +32,7 @@ export function looksLikeGedcom(bytes: Uint8Array): boolean {
 }
 
 /** The format of an uploaded file; ImportError when it is none of ours. */
-export function detectFormat(bytes: Uint8Array, limits?: ZipLimits): ImportFormat {
+export function detectFormat(bytes: ZipInput, limits?: ZipLimits): ImportFormat {
   if (looksLikeZip(bytes)) {
     const zip = openZip(bytes, limits);
     if (zip.has(TREE_FILE)) return zip.has(MANIFEST_FILE) ? "heirloom" : "plumtree";
@@ -41,6 +41,7 @@ export function detectFormat(bytes: Uint8Array, limits?: ZipLimits): ImportForma
       `This ZIP archive is not a Plum Tree, PruneTree or Heirloom backup (it has no ${TREE_FILE} or ${BUNDLE_FILE})`,
     );
   }
-  if (looksLikeGedcom(bytes)) return "gedcom";
+  // A file that is not a ZIP reaches here in memory (read-import-body.ts).
+  if (bytes instanceof Uint8Array && looksLikeGedcom(bytes)) return "gedcom";
   throw new ImportError(UNKNOWN_FORMAT);
 }

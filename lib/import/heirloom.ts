@@ -10,7 +10,7 @@ import { parseJsonFile, parseWith } from "./normalize";
 import { readPlumLayout } from "./plumtree";
 import type { ImportedTree } from "./types";
 import { ImportError } from "./types";
-import { openZip, type ZipLimits } from "./zip";
+import { openZip, type ZipInput, type ZipLimits } from "./zip";
 
 export const MANIFEST_FILE = "heirloom.json";
 export const BACKUP_FORMAT = "heirloom-backup";
@@ -25,7 +25,7 @@ export const heirloomManifest = z.object({
 export type HeirloomManifest = z.infer<typeof heirloomManifest>;
 
 /** Parses an Heirloom backup ZIP. */
-export function parseHeirloomZip(bytes: Uint8Array, limits?: ZipLimits): ImportedTree {
+export function parseHeirloomZip(bytes: ZipInput, limits?: ZipLimits): ImportedTree {
   const zip = openZip(bytes, limits);
   if (!zip.has(MANIFEST_FILE)) throw new ImportError(`The backup has no ${MANIFEST_FILE}`);
   const manifest = parseWith(

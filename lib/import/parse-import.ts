@@ -4,11 +4,11 @@ import { parseHeirloomZip } from "./heirloom";
 import { parsePlumTreeZip } from "./plumtree";
 import { parsePruneTreeZip } from "./prunetree";
 import type { ImportedTree } from "./types";
-import type { ZipLimits } from "./zip";
+import { bytesOf, type ZipInput, type ZipLimits } from "./zip";
 
 /** Parses a file as `format`, or as whatever detectFormat finds when no format is given. */
 export async function parseImportFile(
-  bytes: Uint8Array,
+  bytes: ZipInput,
   format?: ImportFormat,
   limits?: ZipLimits,
 ): Promise<ImportedTree> {
@@ -22,7 +22,7 @@ export async function parseImportFile(
     case "gedcom": {
       // Loaded on demand: GEDCOM is the other importer's module and most imports are ZIPs.
       const { parseGedcom } = await import("@/lib/gedcom/import");
-      return parseGedcom(bytes);
+      return parseGedcom(bytesOf(bytes));
     }
   }
 }

@@ -17,7 +17,7 @@ import {
 } from "./normalize";
 import type { ImportedImages, ImportedTree } from "./types";
 import { ImportError } from "./types";
-import { openZip, type ZipArchive, type ZipLimits } from "./zip";
+import { openZip, type ZipArchive, type ZipInput, type ZipLimits } from "./zip";
 
 export const TREE_FILE = "data/tree.js";
 export const PEOPLE_FILE = "data/people.js";
@@ -102,6 +102,6 @@ export function readPlumLayout(zip: ZipArchive, source: "plumtree" | "heirloom")
 }
 
 /** Parses a Plum Tree backup ZIP. */
-export function parsePlumTreeZip(bytes: Uint8Array, limits?: ZipLimits): ImportedTree {
+export function parsePlumTreeZip(bytes: ZipInput, limits?: ZipLimits): ImportedTree {
   return readPlumLayout(openZip(bytes, limits), "plumtree");
 }

@@ -21,7 +21,7 @@ import {
 } from "./normalize";
 import type { ImportedImages, ImportedTree } from "./types";
 import { ImportError } from "./types";
-import { openZip, type ZipArchive, type ZipLimits } from "./zip";
+import { openZip, type ZipArchive, type ZipInput, type ZipLimits } from "./zip";
 
 export const BUNDLE_FILE = "bundle.json";
 
@@ -59,7 +59,7 @@ function findImage(zip: ZipArchive, id: string): string | null {
 }
 
 /** Parses a PruneTree backup ZIP. */
-export function parsePruneTreeZip(bytes: Uint8Array, limits?: ZipLimits): ImportedTree {
+export function parsePruneTreeZip(bytes: ZipInput, limits?: ZipLimits): ImportedTree {
   const zip = openZip(bytes, limits);
   if (!zip.has(BUNDLE_FILE)) throw new ImportError(`The backup has no ${BUNDLE_FILE}`);
   const parsed = parseWith(

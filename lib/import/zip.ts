@@ -27,6 +27,32 @@ export interface ZipEntry {
   compressedSize: number;
 }
 
+/**
+ * Random access to an archive's bytes: the bytes in memory, or a file read piece by piece
+ * (lib/server/import/read-import-body.ts), so an upload never has to be held whole in memory.
+ * `read` answers at most `length` bytes from `at` (fewer at the end).
+ */
+export interface ZipSource {
+  readonly length: number;
+  read(at: number, length: number): Uint8Array;
+}
+
+/** What openZip reads: bytes in memory, or a ZipSource. */
+export type ZipInput = Uint8Array | ZipSource;
+
+function sourceOf(input: ZipInput): ZipSource {
+  if (!(input instanceof Uint8Array)) return input;
+  return {
+    length: input.length,
+    read: (at, length) => input.subarray(at, Math.min(at + length, input.length)),
+  };
+}
+
+/** The whole input as bytes (a GEDCOM file is parsed whole anyway). */
+export function bytesOf(input: ZipInput): Uint8Array {
+  return input instanceof Uint8Array ? input : input.read(0, input.length);
+}
+
 export const NOT_A_ZIP = "This file is not a ZIP archive";
 export const DAMAGED_ZIP =
   "The ZIP archive is damaged or incomplete (it may have been cut off while downloading). Please download it again.";
@@ -38,6 +64,8 @@ const EOCD_SIZE = 22;
 const MAX_COMMENT = 0xffff;
 /** Compressed bytes handed to the inflater per step; deflate expands at most ~1032x, so ≤ 8 MB out. */
 const INFLATE_STEP = 8 * 1024;
+/** Compressed bytes read from the source at a time. */
+const READ_STEP = 1024 * 1024;
 
 const MB = 1024 * 1024;
 const describeBytes = (n: number) => `${Math.round((n / MB) * 10) / 10} MB`;
@@ -106,15 +134,15 @@ interface CentralEntry extends ZipEntry {
 
 /** An opened archive: entries are listed and checked up front and inflated on demand. */
 export class ZipArchive {
-  private readonly view: DataView;
+  private readonly source: ZipSource;
   private readonly entries = new Map<string, CentralEntry>();
   private inflatedTotal = 0;
 
   constructor(
-    private readonly bytes: Uint8Array,
+    input: ZipInput,
     readonly limits: ZipLimits = DEFAULT_ZIP_LIMITS,
   ) {
-    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.source = sourceOf(input);
     this.readCentralDirectory();
   }
 
@@ -134,9 +162,10 @@ export class ZipArchive {
     const entry = this.entries.get(name);
     if (!entry || name.endsWith("/")) throw new ImportError(`The ZIP archive has no ${name}`);
     const start = this.dataStart(entry);
-    const compressed = this.bytes.subarray(start, start + entry.compressedSize);
     const data =
-      entry.method === 0 ? compressed : this.inflate(entry, compressed, entry.declaredSize);
+      entry.method === 0
+        ? this.source.read(start, entry.compressedSize)
+        : this.inflate(entry, start, entry.declaredSize);
     if (data.length !== entry.declaredSize || crc32(data) !== entry.crc) {
       throw new ImportError(`${DAMAGED_ZIP} (${name} does not match its checksum)`);
     }
@@ -160,7 +189,7 @@ export class ZipArchive {
     }
   }
 
-  private inflate(entry: CentralEntry, compressed: Uint8Array, declared: number): Uint8Array {
+  private inflate(entry: CentralEntry, start: number, declared: number): Uint8Array {
     const chunks: Uint8Array[] = [];
     let produced = 0;
     const inflater = new Inflate((chunk) => {
@@ -173,12 +202,16 @@ export class ZipArchive {
       this.count(entry, chunk.length);
       chunks.push(chunk);
     });
+    const size = entry.compressedSize;
     try {
-      for (let offset = 0; offset < compressed.length; offset += INFLATE_STEP) {
-        const end = Math.min(offset + INFLATE_STEP, compressed.length);
-        inflater.push(compressed.subarray(offset, end), end === compressed.length);
+      for (let read = 0; read < size; read += READ_STEP) {
+        const piece = this.source.read(start + read, Math.min(READ_STEP, size - read));
+        for (let offset = 0; offset < piece.length; offset += INFLATE_STEP) {
+          const end = Math.min(offset + INFLATE_STEP, piece.length);
+          inflater.push(piece.subarray(offset, end), read + end === size);
+        }
       }
-      if (compressed.length === 0) inflater.push(new Uint8Array(0), true);
+      if (size === 0) inflater.push(new Uint8Array(0), true);
     } catch (error) {
       if (error instanceof ImportError) throw error;
       throw new ImportError(`${DAMAGED_ZIP} (${entry.name} cannot be unpacked)`);
@@ -193,36 +226,43 @@ export class ZipArchive {
     return out;
   }
 
-  private u16 = (at: number) => this.view.getUint16(at, true);
-  private u32 = (at: number) => this.view.getUint32(at, true);
+  /** `length` bytes at `at` as a little-endian view; DAMAGED_ZIP when the file ends first. */
+  private view(at: number, length: number): DataView {
+    const bytes = this.source.read(at, length);
+    if (bytes.length < length) throw new ImportError(DAMAGED_ZIP);
+    return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
 
   private findEndOfCentralDirectory(): number {
-    const earliest = Math.max(0, this.bytes.length - EOCD_SIZE - MAX_COMMENT);
-    for (let at = this.bytes.length - EOCD_SIZE; at >= earliest; at--) {
+    const size = this.source.length;
+    const tailStart = Math.max(0, size - EOCD_SIZE - MAX_COMMENT);
+    const tail = this.view(tailStart, size - tailStart);
+    for (let at = tail.byteLength - EOCD_SIZE; at >= 0; at--) {
       if (
-        this.u32(at) === END_OF_CENTRAL_DIRECTORY &&
-        at + EOCD_SIZE + this.u16(at + 20) === this.bytes.length
+        tail.getUint32(at, true) === END_OF_CENTRAL_DIRECTORY &&
+        at + EOCD_SIZE + tail.getUint16(at + 20, true) === tail.byteLength
       ) {
-        return at;
+        return tailStart + at;
       }
     }
     return -1;
   }
 
   private readCentralDirectory(): void {
-    const size = this.bytes.length;
-    const startsLikeZip =
-      size >= 4 && (this.u32(0) === LOCAL_HEADER || this.u32(0) === END_OF_CENTRAL_DIRECTORY);
+    const size = this.source.length;
+    const first = size >= 4 ? this.view(0, 4).getUint32(0, true) : 0;
+    const startsLikeZip = first === LOCAL_HEADER || first === END_OF_CENTRAL_DIRECTORY;
     if (!startsLikeZip) throw new ImportError(NOT_A_ZIP);
     const eocd = size >= EOCD_SIZE ? this.findEndOfCentralDirectory() : -1;
     if (eocd < 0) throw new ImportError(DAMAGED_ZIP);
 
-    const disk = this.u16(eocd + 4);
-    const cdDisk = this.u16(eocd + 6);
-    const onDisk = this.u16(eocd + 8);
-    const total = this.u16(eocd + 10);
-    const cdSize = this.u32(eocd + 12);
-    const cdOffset = this.u32(eocd + 16);
+    const end = this.view(eocd, EOCD_SIZE);
+    const disk = end.getUint16(4, true);
+    const cdDisk = end.getUint16(6, true);
+    const onDisk = end.getUint16(8, true);
+    const total = end.getUint16(10, true);
+    const cdSize = end.getUint32(12, true);
+    const cdOffset = end.getUint32(16, true);
     if (disk !== 0 || cdDisk !== 0 || onDisk !== total) {
       throw new ImportError("Split (multi-part) ZIP archives are not supported");
     }
@@ -239,19 +279,22 @@ export class ZipArchive {
     let at = cdOffset;
     let declaredTotal = 0;
     for (let i = 0; i < total; i++) {
-      if (at + 46 > eocd || this.u32(at) !== CENTRAL_HEADER) throw new ImportError(DAMAGED_ZIP);
-      const flags = this.u16(at + 8);
-      const method = this.u16(at + 10);
-      const crc = this.u32(at + 16);
-      const compressedSize = this.u32(at + 20);
-      const declaredSize = this.u32(at + 24);
-      const nameLength = this.u16(at + 28);
-      const extraLength = this.u16(at + 30);
-      const commentLength = this.u16(at + 32);
-      const localOffset = this.u32(at + 42);
+      if (at + 46 > eocd) throw new ImportError(DAMAGED_ZIP);
+      const header = this.view(at, 46);
+      if (header.getUint32(0, true) !== CENTRAL_HEADER) throw new ImportError(DAMAGED_ZIP);
+      const flags = header.getUint16(8, true);
+      const method = header.getUint16(10, true);
+      const crc = header.getUint32(16, true);
+      const compressedSize = header.getUint32(20, true);
+      const declaredSize = header.getUint32(24, true);
+      const nameLength = header.getUint16(28, true);
+      const extraLength = header.getUint16(30, true);
+      const commentLength = header.getUint16(32, true);
+      const localOffset = header.getUint32(42, true);
       const next = at + 46 + nameLength + extraLength + commentLength;
       if (next > eocd) throw new ImportError(DAMAGED_ZIP);
-      const rawName = this.bytes.subarray(at + 46, at + 46 + nameLength);
+      // A copy: a file source's buffer is its own, but an in-memory one is the caller's.
+      const rawName = this.source.read(at + 46, nameLength).slice();
       const name = decodeName(rawName, (flags & 0x800) !== 0);
       at = next;
 
@@ -301,12 +344,12 @@ export class ZipArchive {
   /** Where an entry's data starts, after its local header (whose name must match the directory's). */
   private dataStart(entry: CentralEntry): number {
     const at = entry.localOffset;
-    if (at + 30 > this.bytes.length || this.u32(at) !== LOCAL_HEADER) {
-      throw new ImportError(DAMAGED_ZIP);
-    }
-    const nameLength = this.u16(at + 26);
-    const extraLength = this.u16(at + 28);
-    const localName = this.bytes.subarray(at + 30, at + 30 + nameLength);
+    if (at + 30 > this.source.length) throw new ImportError(DAMAGED_ZIP);
+    const header = this.view(at, 30);
+    if (header.getUint32(0, true) !== LOCAL_HEADER) throw new ImportError(DAMAGED_ZIP);
+    const nameLength = header.getUint16(26, true);
+    const extraLength = header.getUint16(28, true);
+    const localName = this.source.read(at + 30, nameLength);
     if (
       localName.length !== entry.rawName.length ||
       !localName.every((b, i) => b === entry.rawName[i])
@@ -317,13 +360,14 @@ export class ZipArchive {
   }
 }
 
-/** Opens a ZIP archive held in memory; throws ImportError for anything unsafe or damaged. */
-export function openZip(bytes: Uint8Array, limits: ZipLimits = DEFAULT_ZIP_LIMITS): ZipArchive {
-  return new ZipArchive(bytes, limits);
+/** Opens a ZIP archive (in memory or a ZipSource); throws ImportError for anything unsafe or damaged. */
+export function openZip(input: ZipInput, limits: ZipLimits = DEFAULT_ZIP_LIMITS): ZipArchive {
+  return new ZipArchive(input, limits);
 }
 
 /** True when the bytes start like a ZIP archive (local header or an empty archive's end record). */
-export function looksLikeZip(bytes: Uint8Array): boolean {
+export function looksLikeZip(input: ZipInput): boolean {
+  const bytes = input instanceof Uint8Array ? input : input.read(0, 4);
   return (
     bytes.length >= 4 &&
     bytes[0] === 0x50 &&

@@ -4,6 +4,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { getEnv } from "@/lib/env";
 import { PrismaClient } from "@/lib/generated/prisma/client";
+import { lockDataFolder } from "./data-lock";
 import { getPgPool } from "./pg-pool";
 
 type GlobalWithDb = typeof globalThis & { __heirloomDb?: PrismaClient };
@@ -16,7 +17,9 @@ function createClient(): PrismaClient {
     return new PrismaClient({ adapter });
   }
   // One process at a time may open a PGlite directory; the client is created lazily, so
-  // `next build` (which evaluates route modules in worker processes) never opens it.
+  // `next build` (which evaluates route modules in worker processes) never opens it, and the
+  // folder's lock (data-lock.ts) is taken first: a second process is refused with a sentence.
+  lockDataFolder(env.PGLITE_DIR, { port: env.PORT });
   return new PrismaClient({ adapter: new PrismaPGlite(new PGlite(env.PGLITE_DIR)) });
 }
 

@@ -7,6 +7,7 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
 import {
+  type ErrorRegistry,
   type SqlDriverAdapter,
   type SqlMigrationAwareDriverAdapterFactory,
   bindMigrationAwareSqlAdapterFactory,
@@ -14,6 +15,7 @@ import {
 import type * as Wasm from "@prisma/schema-engine-wasm";
 import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
+import { lockDataFolder, unlockDataFolder } from "../../lib/server/data-lock";
 
 const require = createRequire(import.meta.url);
 const noFilters = { externalTables: [], externalEnums: [] };
@@ -98,6 +100,7 @@ function sendScriptsWhole(
 
 interface Connection {
   engine: Wasm.SchemaEngine;
+  errors: ErrorRegistry;
   close(): Promise<void>;
 }
 
@@ -107,23 +110,75 @@ async function connect(target: Target, schema: string): Promise<Connection> {
   let factory;
   if ("databaseUrl" in target) {
     factory = new PrismaPg({ connectionString: target.databaseUrl });
+  } else if ("pglite" in target) {
+    factory = new PrismaPGlite(target.pglite);
   } else {
-    const client = "pglite" in target ? target.pglite : (ownPglite = new PGlite(target.pgliteDir));
-    factory = new PrismaPGlite(client);
+    // Held until close (or longer, when the caller took it first, as npm start does).
+    lockDataFolder(target.pgliteDir);
+    ownPglite = new PGlite(target.pgliteDir);
+    factory = new PrismaPGlite(ownPglite);
   }
   const bound = bindMigrationAwareSqlAdapterFactory(sendScriptsWhole(factory));
-  const engine = await wasm.SchemaEngine.new(
-    { datamodels: [["schema.prisma", schema]] },
-    () => undefined,
-    bound,
-  );
+  const close = async () => {
+    try {
+      await ownPglite?.close();
+    } finally {
+      if ("pgliteDir" in target) unlockDataFolder(target.pgliteDir);
+    }
+  };
+  let engine: Wasm.SchemaEngine;
+  try {
+    engine = await wasm.SchemaEngine.new(
+      { datamodels: [["schema.prisma", schema]] },
+      () => undefined,
+      bound,
+    );
+  } catch (error) {
+    await close().catch(() => undefined);
+    throw explainEngineError(error, bound.errorRegistry, target);
+  }
   return {
     engine,
+    errors: bound.errorRegistry,
     async close() {
       engine.free();
-      await ownPglite?.close();
+      await close();
     },
   };
+}
+
+/** Where a target is, for messages. */
+function describeTarget(target: Target): string {
+  if ("databaseUrl" in target) {
+    const url = new URL(target.databaseUrl);
+    return `the PostgreSQL database ${url.pathname.slice(1)} on ${url.host}`;
+  }
+  return "pgliteDir" in target
+    ? `the embedded database in ${path.resolve(target.pgliteDir)}`
+    : "an in-memory database";
+}
+
+/**
+ * The engine reports a failure of the database driver as "External error id#N", which says
+ * nothing; the driver's own error waits in the adapter's registry under that id. Answers an Error
+ * whose message says what failed, where, and why.
+ */
+export function explainEngineError(error: unknown, registry: ErrorRegistry, target: Target): Error {
+  const raw = error instanceof Error ? error.message : String(error);
+  const id = /External error id#(\d+)/.exec(raw)?.[1];
+  const record = id === undefined ? undefined : registry.consumeError(Number(id));
+  const cause = (record?.error ?? error) as { message?: unknown; kind?: unknown; cause?: unknown };
+  const reason =
+    typeof cause.message === "string" && cause.message
+      ? cause.message
+      : typeof cause.cause === "string"
+        ? cause.cause
+        : record
+          ? JSON.stringify(record.error)
+          : raw;
+  return new Error(`Could not open or migrate ${describeTarget(target)}: ${reason}`, {
+    cause: record?.error ?? error,
+  });
 }
 
 /** Holds a PostgreSQL advisory lock so that two instances starting together migrate one at a time. */
@@ -156,6 +211,8 @@ export async function applyMigrations(options: {
         filters: noFilters,
       });
       return result.appliedMigrationNames;
+    } catch (error) {
+      throw explainEngineError(error, connection.errors, options.target);
     } finally {
       await connection.close();
     }

@@ -9,7 +9,7 @@ import type { Person } from "@/lib/schemas/person";
 import { TREE_LIMITS, type Tree, type TreeNode } from "@/lib/schemas/tree";
 import { db, getDb } from "@/lib/server/db";
 import { EMPTY_FILE, IMPORT_PER_USER } from "@/lib/server/import/import-file";
-import { IMPORT_TOO_BIG, readImportBody } from "@/lib/server/import/read-import-body";
+import { IMPORT_TOO_BIG, receiveImportBody } from "@/lib/server/import/read-import-body";
 import { getStorage } from "@/lib/server/storage";
 import { ApiError } from "@/lib/server/errors";
 import { deleteUploadFiles } from "@/lib/server/uploads/delete-upload-files";
@@ -521,7 +521,7 @@ describe("POST /api/trees/import limits", () => {
       body,
       duplex: "half",
     } as RequestInit);
-    const error = await readImportBody(request, 1000).catch((e: unknown) => e);
+    const error = await receiveImportBody(request, 1000).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect([(error as ApiError).status, (error as ApiError).detail]).toEqual([413, IMPORT_TOO_BIG]);
   });

@@ -14,3 +14,6 @@ export const POST = notFound;
 export const PUT = notFound;
 export const PATCH = notFound;
 export const DELETE = notFound;
+// Not Next's automatic OPTIONS (204, every method): no route is here. scripts/lib/methods.ts asks
+// OPTIONS for the Allow of a method no route takes, and answers this path 404 from it.
+export const OPTIONS = notFound;

@@ -2,7 +2,7 @@ import "server-only";
 import { parseImportFile } from "@/lib/import/parse-import";
 import type { ImportQuery } from "@/lib/import/schemas";
 import { ImportError } from "@/lib/import/types";
-import type { ZipLimits } from "@/lib/import/zip";
+import type { ZipInput, ZipLimits } from "@/lib/import/zip";
 import { ApiError } from "@/lib/server/errors";
 import type { RateLimitRule } from "@/lib/server/rate-limit";
 import { importTree, type ImportResult } from "./import-tree";
@@ -23,7 +23,7 @@ export const EMPTY_FILE = "The file is empty. Choose a backup ZIP or a GEDCOM fi
  */
 export async function importFile(
   ownerId: string,
-  bytes: Uint8Array,
+  bytes: ZipInput,
   query: ImportQuery,
   limits?: ZipLimits,
 ): Promise<ImportResult> {

@@ -2,14 +2,17 @@
 import { importQuery } from "@/lib/import/schemas";
 import { json, parseQuery } from "@/lib/server/http";
 import { IMPORT_PER_USER, importFile } from "@/lib/server/import/import-file";
-import { readImportBody } from "@/lib/server/import/read-import-body";
+import { withImportUpload } from "@/lib/server/import/read-import-body";
 import { enforceRateLimit } from "@/lib/server/rate-limit";
 import { otherMethods, withAuth } from "@/lib/server/route";
 
 export const POST = withAuth(async ({ req, user }) => {
   const query = parseQuery(req, importQuery);
-  await enforceRateLimit(IMPORT_PER_USER, user.id);
-  const result = await importFile(user.id, await readImportBody(req), query);
+  const result = await withImportUpload(
+    req,
+    () => enforceRateLimit(IMPORT_PER_USER, user.id),
+    (input) => importFile(user.id, input, query),
+  );
   return json(result, 201);
 });
 
