@@ -18,9 +18,9 @@ export const VARIANT_WEBP_QUALITY = 82;
 export const VARIANT_JPEG_QUALITY = 85;
 
 /** SSIM (ssim.js, luma, 11x11 Gaussian) the stored original keeps against the capped upload. */
-export const MIN_MASTER_SSIM = 0.97;
+export const MIN_MASTER_SSIM = 0.95;
 /** SSIM every served variant keeps against the same variant made losslessly from the upload. */
-export const MIN_VARIANT_SSIM = 0.95;
+export const MIN_VARIANT_SSIM = 0.92;
 
 /**
  * The lean original of a decoded upload: auto-rotated, at most MAX_STORED_SIDE on its longest
