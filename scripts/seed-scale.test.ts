@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { username } from "@/lib/schemas/account";
 import { treeData, type TreeNode } from "@/lib/schemas/tree";
 import {
+  bucketTreesPerUser,
   drawOwner,
   drawTreeSize,
   isPublished,
@@ -85,6 +86,23 @@ describe("tree sizes", () => {
       const size = drawTreeSize(rand);
       expect(Number.isInteger(size) && size >= 5 && size <= 10_000).toBe(true);
     }
+  });
+});
+
+describe("bucketTreesPerUser", () => {
+  it("summarizes a full-scale count array (220,000 users) without overflowing the stack", () => {
+    // The full-scale seed died here: Math.max(0, ...counts) over 220,000 arguments.
+    const counts = Array.from({ length: 220_000 }, (_, i) => (i * 7919) % 13);
+    counts[123_456] = 75;
+    const buckets = bucketTreesPerUser(counts);
+    expect(buckets.max).toBe(75);
+    const users = ["0", "1", "2-3", "4-9", "10-49", "50+"].reduce((n, k) => n + (buckets[k] ?? 0), 0);
+    expect(users).toBe(220_000);
+    expect(buckets["50+"]).toBe(1);
+  });
+
+  it("gives max 0 for no users", () => {
+    expect(bucketTreesPerUser([]).max).toBe(0);
   });
 });
 

@@ -173,7 +173,7 @@ export async function loadFixtures(options: {
       readTreeOwners: new Set(trees.rows.map((r) => r.ownerId)).size,
       readTreeMeanSims:
         Math.round((sims.reduce((a, b) => a + b, 0) / Math.max(1, sims.length)) * 10) / 10,
-      readTreeMaxSims: Math.max(0, ...sims),
+      readTreeMaxSims: sims.reduce((a, b) => Math.max(a, b), 0),
       published: published.rows.length,
       avatars: uploads.rows.length,
       autosaveTrees: autosave.length,

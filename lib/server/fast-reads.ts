@@ -30,7 +30,7 @@ import {
 import { contentTypeForKey } from "./storage/content-type";
 import { isStorable } from "./storable";
 import { treeEtag } from "./trees/etag";
-import { IMAGE_HEADERS, variantKey } from "./uploads/image-files";
+import { IMAGE_HEADERS, negotiateFormat, variantKey } from "./uploads/image-files";
 
 export interface FastReadsOptions {
   /** The process's pool (lib/server/pg-pool.ts), opened with PEOPLE_WORK_MEM. */
@@ -197,8 +197,10 @@ export function createFastReads(options: FastReadsOptions): FastReads {
       }
       case "image": {
         if (!options.uploadsDir) return null;
-        // LocalDiskStorage's file for the variant: made already, or Next makes it.
-        const file = path.join(options.uploadsDir, variantKey(route.size, route.name));
+        // LocalDiskStorage's file for the variant in the format the Accept header picks (ADR 015):
+        // made already, or Next makes it.
+        const key = variantKey(route.size, route.name, negotiateFormat(req.headers.accept));
+        const file = path.join(options.uploadsDir, key);
         const handle = await fs.open(file, "r").catch(() => null);
         if (!handle) return null;
         const stat = await handle.stat().catch(() => null);
@@ -210,7 +212,7 @@ export function createFastReads(options: FastReadsOptions): FastReads {
         return {
           body: handle,
           size: stat.size,
-          headers: { "content-type": contentTypeForKey(route.name), ...IMAGE_HEADERS },
+          headers: { "content-type": contentTypeForKey(key), ...IMAGE_HEADERS },
         };
       }
     }

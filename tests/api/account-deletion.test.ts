@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { getStorage } from "@/lib/server/storage";
 import { variantKey } from "@/lib/server/uploads/delete-upload-files";
+import { masterKey } from "@/lib/server/uploads/image-files";
 import { api, call } from "../helpers/api";
 import { makePng } from "../helpers/upload-fixtures";
 
@@ -38,7 +39,7 @@ describe("DELETE /api/account", () => {
     const filename = await uploadAvatar(user.token);
     expect((await api.get(`/api/upload/200x200/${filename}`)).status).toBe(200);
     const storage = getStorage();
-    expect(await storage.get(filename)).not.toBeNull();
+    expect(await storage.get(masterKey(filename))).not.toBeNull();
     expect(await storage.get(variantKey("200x200", filename))).not.toBeNull();
 
     const deleted = await api.delete(
@@ -48,7 +49,7 @@ describe("DELETE /api/account", () => {
     );
     expect(deleted.status).toBe(200);
 
-    expect(await storage.get(filename)).toBeNull();
+    expect(await storage.get(masterKey(filename))).toBeNull();
     expect(await storage.get(variantKey("200x200", filename))).toBeNull();
     expect((await api.get(`/api/upload/orig/${filename}`)).status).toBe(404);
     expect((await api.get("/api/user", { token: user.token })).status).toBe(403);

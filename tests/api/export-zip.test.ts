@@ -6,6 +6,7 @@ import type { Person, PersonLink } from "@/lib/schemas/person";
 import type { Tree, TreeNode } from "@/lib/schemas/tree";
 import { db } from "@/lib/server/db";
 import { getStorage } from "@/lib/server/storage";
+import { masterKey } from "@/lib/server/uploads/image-files";
 import { deleteUploadFiles } from "@/lib/server/uploads/delete-upload-files";
 import { api, call, detailOf, type ApiResponse } from "../helpers/api";
 import {
@@ -68,10 +69,10 @@ function mapIds(node: TreeNode, map: (id: string) => string): TreeNode {
 }
 
 /**
- * "Equal after our pipeline": every import decodes and re-encodes an image (ADR 004), so
- * - a PNG (lossless) must come back byte for byte;
- * - a JPEG must come back as a JPEG of the same size whose pixels differ by at most 3/255 on
- *   average per channel (one more JPEG generation at quality 90).
+ * "Equal after our pipeline": every import decodes and re-encodes an image (ADR 004) into the
+ * lean WebP original (ADR 015), and the export writes it back in the name's format, so an image
+ * must come back under the same extension, at the same size, with pixels that differ by at most
+ * 6/255 on average per channel (two more WebP generations at quality 90, on noisy fixtures).
  */
 async function expectSameImage(before: string | null, after: string | null) {
   if (before === null) {
@@ -81,17 +82,13 @@ async function expectSameImage(before: string | null, after: string | null) {
   expect(after).not.toBeNull();
   const [a, b] = await Promise.all([
     getStorage()
-      .get(before)
+      .get(masterKey(before))
       .then((s) => s!.bytes()),
     getStorage()
-      .get(after!)
+      .get(masterKey(after!))
       .then((s) => s!.bytes()),
   ]);
   expect(after!.split(".").pop()).toBe(before.split(".").pop());
-  if (before.endsWith(".png")) {
-    expect(b.equals(a)).toBe(true);
-    return;
-  }
   const [pa, pb] = await Promise.all([
     sharp(a).raw().toBuffer({ resolveWithObject: true }),
     sharp(b).raw().toBuffer({ resolveWithObject: true }),
@@ -99,7 +96,7 @@ async function expectSameImage(before: string | null, after: string | null) {
   expect([pb.info.width, pb.info.height]).toEqual([pa.info.width, pa.info.height]);
   let difference = 0;
   for (let i = 0; i < pa.data.length; i++) difference += Math.abs(pa.data[i]! - pb.data[i]!);
-  expect(difference / pa.data.length).toBeLessThanOrEqual(3);
+  expect(difference / pa.data.length).toBeLessThanOrEqual(6);
 }
 
 describe("Heirloom backup ZIP: export, then import", () => {

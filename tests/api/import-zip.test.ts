@@ -228,7 +228,15 @@ describe("POST /api/trees/import with the hand-built Plum Tree fixture", () => {
     const original = await call("GET", `/api/upload/orig/${byName("Bella").avatar}`);
     expect(original.status).toBe(200);
     const fromZip = parsePlumTreeZip(fixture).images.get("images/avatar/bella.png")!;
-    expect(original.bytes.equals(await sharp(fromZip).rotate().png().toBuffer())).toBe(true);
+    // Stored as the lean WebP original (ADR 015), served as PNG to a client without WebP.
+    const served = await sharp(original.bytes).raw().toBuffer({ resolveWithObject: true });
+    const source = await sharp(fromZip).rotate().raw().toBuffer({ resolveWithObject: true });
+    expect([served.info.format, served.info.width, served.info.height]).toEqual([
+      "raw",
+      source.info.width,
+      source.info.height,
+    ]);
+    expect((await sharp(original.bytes).metadata()).format).toBe("png");
     const resized = await call("GET", `/api/upload/200x200/${byName("Mortimer").avatar}`);
     expect(resized.status).toBe(200);
     expect(await sharp(resized.bytes).metadata()).toMatchObject({ width: 200, height: 200 });

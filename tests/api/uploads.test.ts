@@ -14,7 +14,9 @@ import {
   scheduleTemporaryUploadCleanup,
 } from "@/lib/server/uploads/cleanup-temporary-uploads";
 import { createUploadUrl } from "@/lib/server/uploads/create-upload-url";
-import { variantKey } from "@/lib/server/uploads/delete-upload-files";
+import { deleteUploadFiles, variantKey } from "@/lib/server/uploads/delete-upload-files";
+import { masterKey } from "@/lib/server/uploads/image-files";
+import { MAX_STORED_SIDE } from "@/lib/server/uploads/lean-image";
 import { api, call, detailOf, type ApiResponse } from "../helpers/api";
 import {
   HTML_FILE,
@@ -56,13 +58,7 @@ afterAll(async () => {
     where: { ownerId: { in: [alice.username, bob.username] } },
     select: { id: true },
   });
-  const storage = getStorage();
-  for (const { id } of uploads) {
-    await storage.delete(id);
-    for (const size of ["200x200", "600x320", "100x100", "1200x640"]) {
-      await storage.delete(variantKey(size, id));
-    }
-  }
+  await deleteUploadFiles(uploads.map((u) => u.id));
   await db.user.deleteMany({ where: { id: { in: [alice.username, bob.username] } } });
 });
 
@@ -239,14 +235,16 @@ describe("the upload flow", () => {
     const { filename, uploadURL } = await requestUrl(alice.token);
     const first = await makePng(40, 30);
     expect((await putFile(uploadURL, first, "image/png")).status).toBe(200);
-    const stored = await (await getStorage().get(filename))!.bytes();
+    const stored = await (await getStorage().get(masterKey(filename)))!.bytes();
 
     const again = await putFile(uploadURL, await makePng(80, 60), "image/png");
     expect(again.status).toBe(409);
     expect(detailOf(again)).toBe(
       "This upload URL has already been used. Please upload the file again.",
     );
-    expect((await (await getStorage().get(filename))!.bytes()).equals(stored)).toBe(true);
+    expect((await (await getStorage().get(masterKey(filename)))!.bytes()).equals(stored)).toBe(
+      true,
+    );
   });
 
   it("accepts exactly one of two PUTs racing on the same URL", async () => {
@@ -257,7 +255,9 @@ describe("the upload flow", () => {
     ]);
     expect([a.status, b.status].sort()).toEqual([200, 409]);
     const row = await db.upload.findUniqueOrThrow({ where: { id: filename } });
-    const stored = await sharp(await (await getStorage().get(filename))!.bytes()).metadata();
+    const stored = await sharp(
+      await (await getStorage().get(masterKey(filename)))!.bytes(),
+    ).metadata();
     expect([stored.width, stored.height]).toEqual([row.width, row.height]);
     expect(a.status === 200 ? [40, 30] : [30, 40]).toEqual([row.width, row.height]);
   });
@@ -278,7 +278,100 @@ describe("the upload flow", () => {
     expect(response.status).toBe(400);
     expect(detailOf(response)).toBe("Images must be at most 40 megapixels");
     expect(grown).toBeLessThan(200 * 1024 * 1024);
+    expect(await getStorage().exists(masterKey(filename))).toBe(false);
+  });
+});
+
+describe("lean images (ADR 015)", () => {
+  const AVIF_BROWSER = "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8";
+  const WEBP_BROWSER = "image/webp,*/*";
+  const OLD_BROWSER = "image/png,image/*;q=0.8,*/*;q=0.5";
+
+  it("stores an oversized upload within the 2,048 px cap, as WebP, and records that size", async () => {
+    const filename = await upload(alice.token, await makePng(3000, 1500));
+    const stored = await getStorage().get(masterKey(filename));
+    expect(stored?.contentType).toBe("image/webp");
+    const meta = await sharp(await stored!.bytes()).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(["webp", MAX_STORED_SIDE, 1024]);
     expect(await getStorage().exists(filename)).toBe(false);
+    expect(await db.upload.findUniqueOrThrow({ where: { id: filename } })).toMatchObject({
+      width: 2048,
+      height: 1024,
+      size: stored!.size,
+    });
+    // A JPEG taller than wide is capped on its height.
+    const tall = await upload(alice.token, await makeJpeg(1200, 2600), "image/jpeg", "cover");
+    const tallMeta = await sharp(
+      await (await getStorage().get(masterKey(tall)))!.bytes(),
+    ).metadata();
+    expect([tallMeta.width, tallMeta.height]).toEqual([945, 2048]);
+    // An image within the cap keeps its size.
+    const small = await upload(alice.token, await makePng(640, 480));
+    const smallMeta = await sharp(
+      await (await getStorage().get(masterKey(small)))!.bytes(),
+    ).metadata();
+    expect([smallMeta.width, smallMeta.height]).toEqual([640, 480]);
+  });
+
+  it.each<[string, string | undefined, string, string]>([
+    ["AVIF", AVIF_BROWSER, "image/avif", "heif"],
+    ["WebP", WEBP_BROWSER, "image/webp", "webp"],
+    ["the PNG of its name", OLD_BROWSER, "image/png", "png"],
+    ["the PNG of its name (no Accept header)", undefined, "image/png", "png"],
+    ["the PNG of its name (AVIF refused with q=0)", "image/avif;q=0,*/*", "image/png", "png"],
+  ])("serves a browser %s, with Vary: Accept", async (_name, accept, type, format) => {
+    const filename = await upload(alice.token, await makePng(900, 600));
+    const headers = accept ? { accept } : undefined;
+    for (const size of ["200x200", "600x320"]) {
+      const response = await call("GET", `/api/upload/${size}/${filename}`, { headers });
+      expectImageHeaders(response, type);
+      const [width, height] = size.split("x").map(Number);
+      expect(await metadataOf(response)).toMatchObject({ format, width, height });
+      // Made once, then served from storage in the same format.
+      const again = await call("GET", `/api/upload/${size}/${filename}`, { headers });
+      expect(again.bytes.equals(response.bytes)).toBe(true);
+    }
+  });
+
+  it("serves a JPEG's variants as JPEG to a browser without AVIF or WebP, and AVIF to one with", async () => {
+    const filename = await upload(alice.token, await makeJpeg(1280, 720), "image/jpeg", "cover");
+    const old = await call("GET", `/api/upload/600x320/${filename}`, {
+      headers: { accept: OLD_BROWSER },
+    });
+    expectImageHeaders(old, "image/jpeg");
+    const lean = await call("GET", `/api/upload/600x320/${filename}`, {
+      headers: { accept: AVIF_BROWSER },
+    });
+    expectImageHeaders(lean, "image/avif");
+    expect(lean.bytes.length).toBeLessThan(old.bytes.length);
+  });
+
+  it("serves the original as the stored WebP, or in the name's format to other browsers", async () => {
+    const filename = await upload(alice.token, await makePng(2500, 1000));
+    const lean = await call("GET", `/api/upload/orig/${filename}`, {
+      headers: { accept: AVIF_BROWSER },
+    });
+    expectImageHeaders(lean, "image/webp");
+    expect(await metadataOf(lean)).toMatchObject({ format: "webp", width: 2048, height: 819 });
+    const old = await call("GET", `/api/upload/orig/${filename}`, {
+      headers: { accept: OLD_BROWSER },
+    });
+    expectImageHeaders(old, "image/png");
+    expect(await metadataOf(old)).toMatchObject({ format: "png", width: 2048, height: 819 });
+  });
+
+  it("still serves an image stored before ADR 015 (full size, own format, under its name)", async () => {
+    const { filename } = await requestUrl(alice.token);
+    await getStorage().put(filename, await makePng(2400, 1200), "image/png");
+    const orig = await call("GET", `/api/upload/orig/${filename}`, {
+      headers: { accept: AVIF_BROWSER },
+    });
+    expectImageHeaders(orig, "image/png");
+    const resized = await call("GET", `/api/upload/200x200/${filename}`, {
+      headers: { accept: AVIF_BROWSER },
+    });
+    expectImageHeaders(resized, "image/avif");
+    await deleteUploadFiles([filename]);
   });
 });
 
@@ -339,7 +432,7 @@ describe("PUT to an upload URL refuses", () => {
     expect(response.status).toBe(status);
     expect(detailOf(response)).toBe(detail);
     expect((await db.upload.findUniqueOrThrow({ where: { id: filename } })).status).toBe("PENDING");
-    expect(await getStorage().exists(filename)).toBe(false);
+    expect(await getStorage().exists(masterKey(filename))).toBe(false);
   });
 
   const INVALID = "This upload URL is not valid. Please upload the file again.";
@@ -654,10 +747,10 @@ describe("cleanupTemporaryUploads", () => {
     });
     expect(left.map((u) => u.id).sort()).toEqual([oldUsed, recentTemp].sort());
     const storage = getStorage();
-    expect(await storage.exists(oldTemp)).toBe(false);
+    expect(await storage.exists(masterKey(oldTemp))).toBe(false);
     expect(await storage.exists(variantKey("200x200", oldTemp))).toBe(false);
-    expect(await storage.exists(oldUsed)).toBe(true);
-    expect(await storage.exists(recentTemp)).toBe(true);
+    expect(await storage.exists(masterKey(oldUsed))).toBe(true);
+    expect(await storage.exists(masterKey(recentTemp))).toBe(true);
     expect((await api.get(`/api/upload/orig/${oldTemp}`)).status).toBe(404);
   });
 

@@ -4,7 +4,7 @@ import { exportFileName } from "@/lib/export/filename";
 import { writeHeirloomZip } from "@/lib/export/heirloom-zip";
 import { imageName } from "@/lib/schemas/common";
 import { logger } from "@/lib/server/logger";
-import { getStorage } from "@/lib/server/storage";
+import { readOriginalInOwnFormat } from "@/lib/server/uploads/stored-original";
 
 export interface ExportedFile {
   filename: string;
@@ -16,14 +16,14 @@ export interface ExportedFile {
 const CONCURRENCY = 8;
 
 async function readImages(names: string[]): Promise<Map<string, Uint8Array>> {
-  const storage = getStorage();
   const images = new Map<string, Uint8Array>();
   const queue = [...names];
   const work = async () => {
     for (let name = queue.shift(); name; name = queue.shift()) {
-      const stored = await storage.get(name);
-      // A reference whose file is gone stays in the data; importing it notes the missing image.
-      if (stored) images.set(name, await stored.bytes());
+      // In the name's own format (ADR 015 stores a WebP); a reference whose file is gone stays in
+      // the data, and importing it notes the missing image.
+      const stored = await readOriginalInOwnFormat(name);
+      if (stored) images.set(name, stored);
       else logger.warn({ image: name }, "export: image missing from storage");
     }
   };

@@ -7,6 +7,7 @@ import { EXTENSIONS } from "@/lib/server/uploads/create-upload-url";
 import { deleteUploadFiles } from "@/lib/server/uploads/delete-upload-files";
 import { prepareAvatarThumbnail } from "@/lib/server/uploads/get-resized-image";
 import { checkImage, NOT_AN_IMAGE, sniffImageType } from "@/lib/server/uploads/image-check";
+import { masterKey } from "@/lib/server/uploads/image-files";
 
 /** How many images are checked and re-encoded at once (sharp is CPU-bound). */
 const CONCURRENCY = 4;
@@ -75,7 +76,8 @@ export async function storeImportedImages(
       }
       const name = `${dir}/${randomUUID()}.${EXTENSIONS[type]}`;
       written.push(name);
-      await storage.put(name, checked.bytes, type);
+      // The lean original (ADR 015): WebP under masterKey(name).
+      await storage.put(masterKey(name), checked.bytes, checked.storedType);
       await prepareAvatarThumbnail(name);
       byKey.set(key, {
         name,

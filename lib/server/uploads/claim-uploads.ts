@@ -4,7 +4,7 @@ import { ApiError } from "@/lib/server/errors";
 
 /**
  * Marks the named images as in use by a tree or person of `ownerId`, so the temporary-upload
- * cleanup keeps them. An image that this owner never uploaded is refused with 400.
+ * cleanup and the collection of unused images keep them. An image that this owner never uploaded is refused with 400.
  */
 export async function claimUploads(
   tx: Prisma.TransactionClient,
@@ -20,8 +20,14 @@ export async function claimUploads(
   if (found.length !== wanted.length) {
     throw new ApiError(400, "That image was not found. Please upload it again.");
   }
-  const temporary = found.filter((u) => u.status === "TEMP").map((u) => u.id);
-  if (temporary.length > 0) {
-    await tx.upload.updateMany({ where: { id: { in: temporary } }, data: { status: "USED" } });
+  // Every claimed row is written (TEMP becomes USED; USED gets a new updatedAt): the row lock and
+  // the fresh updatedAt keep collectUnusedImages from sweeping an image this save is starting to
+  // use, and a row swept since the read above is caught by the count.
+  const claimed = await tx.upload.updateMany({
+    where: { id: { in: wanted }, ownerId, status: { in: ["TEMP", "USED"] } },
+    data: { status: "USED" },
+  });
+  if (claimed.count !== wanted.length) {
+    throw new ApiError(400, "That image was not found. Please upload it again.");
   }
 }

@@ -1,17 +1,20 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import path from "node:path";
-import sharp from "sharp";
 import type { z } from "zod";
-import { MAX_UPLOAD_PIXELS, type cropBody } from "@/lib/schemas/upload";
+import type { cropBody } from "@/lib/schemas/upload";
 import { db } from "@/lib/server/db";
 import { ApiError } from "@/lib/server/errors";
 import { getStorage } from "@/lib/server/storage";
 import { prepareAvatarThumbnail } from "./get-resized-image";
+import { masterKey } from "./image-files";
+import { encodeMaster, openStored } from "./lean-image";
+import { getStoredOriginal } from "./stored-original";
 
 /**
  * Cuts `cropData` out of one of the caller's own uploads (TEMP or USED) into a new TEMP upload in
- * the same directory and format. The rectangle must lie inside the image. The aspect ratio is not
+ * the same directory, under a name of the same extension, stored lean (ADR 015). The rectangle is
+ * in the stored original's pixels (what the cropper shows). The rectangle must lie inside the image. The aspect ratio is not
  * enforced: avatars are cropped square by the client, and a non-square avatar is merely shown
  * squeezed into 200x200 by the resize, which harms nobody.
  */
@@ -24,13 +27,11 @@ export async function cropImage(input: {
     where: { id: input.image, ownerId: input.ownerId, status: { in: ["TEMP", "USED"] } },
     select: { id: true, dir: true, contentType: true },
   });
-  const stored = source && (await getStorage().get(source.id));
+  const stored = source && (await getStoredOriginal(source.id));
   if (!source || !stored) throw new ApiError(404, "That image was not found");
 
-  const bytes = await stored.bytes();
-  const { width = 0, height = 0 } = await sharp(bytes, {
-    limitInputPixels: MAX_UPLOAD_PIXELS,
-  }).metadata();
+  const bytes = await stored.object.bytes();
+  const { width = 0, height = 0 } = await openStored(bytes).metadata();
   const { x, y, width: w, height: h } = input.cropData;
   if (x + w > width || y + h > height) {
     throw new ApiError(
@@ -39,15 +40,8 @@ export async function cropImage(input: {
     );
   }
 
-  const cut = sharp(bytes, { limitInputPixels: MAX_UPLOAD_PIXELS }).extract({
-    left: x,
-    top: y,
-    width: w,
-    height: h,
-  });
-  const output = await (
-    source.contentType === "image/png" ? cut.png() : cut.jpeg({ quality: 90 })
-  ).toBuffer();
+  const cut = openStored(bytes).extract({ left: x, top: y, width: w, height: h });
+  const { data: output, info } = await encodeMaster(cut);
 
   const filename = `${source.dir}/${randomUUID()}${path.extname(source.id)}`;
   // PENDING until the bytes are stored, so a crash in between leaves a row the cleanup removes.
@@ -59,12 +53,12 @@ export async function cropImage(input: {
       contentType: source.contentType,
       status: "PENDING",
       size: output.length,
-      width: w,
-      height: h,
+      width: info.width,
+      height: info.height,
       urlExpiresAt: new Date(),
     },
   });
-  await getStorage().put(filename, output, source.contentType);
+  await getStorage().put(masterKey(filename), output, "image/webp");
   await db.upload.update({ where: { id: filename }, data: { status: "TEMP" } });
   await prepareAvatarThumbnail(filename);
   return { filename };

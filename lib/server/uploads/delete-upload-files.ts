@@ -1,17 +1,23 @@
 import "server-only";
 import { IMAGE_SIZES } from "@/lib/schemas/upload";
 import { getStorage } from "@/lib/server/storage";
-import { variantKey } from "./image-files";
+import { masterKey, variantKeys } from "./image-files";
 
 export { variantKey } from "./image-files";
 
-/** Removes stored images together with every resized variant made from them. */
+/** Every key an image may be stored under: its original (lean or legacy) and every variant. */
+export function storedKeys(name: string): string[] {
+  return [
+    masterKey(name),
+    name,
+    ...["orig", ...IMAGE_SIZES].flatMap((size) => variantKeys(size, name)),
+  ];
+}
+
+/** Removes stored images together with every variant made from them, in every format. */
 export async function deleteUploadFiles(names: readonly string[]): Promise<void> {
   const storage = getStorage();
   for (const name of names) {
-    await Promise.all([
-      storage.delete(name),
-      ...IMAGE_SIZES.map((size) => storage.delete(variantKey(size, name))),
-    ]);
+    await Promise.all(storedKeys(name).map((key) => storage.delete(key)));
   }
 }

@@ -2,7 +2,8 @@ import "server-only";
 import { imageName } from "@/lib/schemas/common";
 import { ApiError } from "@/lib/server/errors";
 import { getStorage } from "@/lib/server/storage";
-import { IMAGE_HEADERS } from "./image-files";
+import { getResizedImage } from "./get-resized-image";
+import { IMAGE_HEADERS, type LeanFormat } from "./image-files";
 
 export const IMAGE_NOT_FOUND = "Image not found";
 
@@ -13,7 +14,7 @@ export interface ServedImage {
   size: number;
 }
 
-/** The response for a stored image, with IMAGE_HEADERS. */
+/** The response for a stored image, with IMAGE_HEADERS (Vary: Accept among them). */
 export function imageResponse(image: ServedImage): Response {
   const body = Buffer.isBuffer(image.body) ? new Uint8Array(image.body) : image.body;
   return new Response(body, {
@@ -26,10 +27,16 @@ export function imageResponse(image: ServedImage): Response {
   });
 }
 
-/** An original upload, e.g. "avatar/<id>.png". Public: anyone with the name may read it. */
-export async function getImage(name: string): Promise<ServedImage> {
+/**
+ * An original upload, e.g. "avatar/<id>.png", at its stored (capped) size. Public: anyone with the
+ * name may read it. A browser that accepts AVIF or WebP gets the stored WebP as it is; any other
+ * gets it in the name's own format, made once and kept as the "orig" variant (ADR 015). An image
+ * stored before ADR 015 is served as it was stored.
+ */
+export async function getImage(name: string, format: LeanFormat | null): Promise<ServedImage> {
   if (!imageName.safeParse(name).success) throw new ApiError(404, IMAGE_NOT_FOUND);
-  const stored = await getStorage().get(name);
-  if (!stored) throw new ApiError(404, IMAGE_NOT_FOUND);
-  return { body: stored.stream(), contentType: stored.contentType, size: stored.size };
+  if (format) return getResizedImage("orig", name, "webp");
+  const legacy = await getStorage().get(name);
+  if (legacy) return { body: legacy.stream(), contentType: legacy.contentType, size: legacy.size };
+  return getResizedImage("orig", name, null);
 }

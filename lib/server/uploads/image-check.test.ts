@@ -59,11 +59,16 @@ describe("sniffImageType", () => {
 });
 
 describe("checkImage accepts", () => {
-  it("a real PNG, re-encoded, with its dimensions", async () => {
+  it("a real PNG, re-encoded as the lean WebP original (ADR 015), with its dimensions", async () => {
     const checked = await checkImage(await makePng(320, 200), "image/png");
-    expect(checked).toMatchObject({ contentType: "image/png", width: 320, height: 200 });
+    expect(checked).toMatchObject({
+      contentType: "image/png",
+      storedType: "image/webp",
+      width: 320,
+      height: 200,
+    });
     const meta = await sharp(checked.bytes).metadata();
-    expect([meta.format, meta.width, meta.height]).toEqual(["png", 320, 200]);
+    expect([meta.format, meta.width, meta.height]).toEqual(["webp", 320, 200]);
   });
 
   it("a real JPEG, dropping its EXIF data", async () => {

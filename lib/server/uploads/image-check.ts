@@ -2,13 +2,20 @@ import "server-only";
 import sharp, { type Metadata } from "sharp";
 import { MAX_UPLOAD_PIXELS, type UPLOAD_TYPES } from "@/lib/schemas/upload";
 import { ApiError } from "@/lib/server/errors";
+import { encodeMaster } from "./lean-image";
 
 export type ImageType = (typeof UPLOAD_TYPES)[number];
 
 export interface CheckedImage {
+  /** The type the upload was declared and proved to be (the image name's extension). */
   contentType: ImageType;
-  /** The re-encoded image: decoded once, EXIF orientation applied, every metadata block dropped. */
+  /**
+   * The lean original to store (ADR 015): decoded once, EXIF orientation applied, scaled to at
+   * most MAX_STORED_SIDE, re-encoded as WebP with every metadata block dropped.
+   */
   bytes: Buffer;
+  /** The stored bytes' type: image/webp. */
+  storedType: "image/webp";
   width: number;
   height: number;
 }
@@ -112,9 +119,10 @@ export function findPolyglot(bytes: Buffer, type: ImageType): string | null {
  * 2. no polyglot (see `findPolyglot`) and a well-formed chunk or segment structure;
  * 3. the header's dimensions (sharp metadata reads the header only) are within MAX_UPLOAD_PIXELS,
  *    checked before any pixel is decoded; sharp's limitInputPixels backs this up;
- * 4. one full decode, which proves integrity, and a re-encode in the same format. The re-encoded
- *    bytes are what we store: EXIF (camera, GPS), XMP, comments and any smuggled chunk are gone,
- *    and the orientation is baked into the pixels.
+ * 4. one full decode, which proves integrity, and a re-encode as the lean original (ADR 015:
+ *    WebP, at most 2,048 px on its longest side). The re-encoded bytes are what we store: EXIF
+ *    (camera, GPS), XMP, comments and any smuggled chunk are gone, and the orientation is baked
+ *    into the pixels.
  */
 export async function checkImage(bytes: Buffer, declaredType: ImageType): Promise<CheckedImage> {
   const realType = sniffImageType(bytes);
@@ -138,13 +146,16 @@ export async function checkImage(bytes: Buffer, declaredType: ImageType): Promis
   if (header.width * header.height > MAX_UPLOAD_PIXELS) throw new ApiError(400, TOO_MANY_PIXELS);
 
   try {
-    const decoded = sharp(bytes, {
-      limitInputPixels: MAX_UPLOAD_PIXELS,
-      failOn: "warning",
-    }).rotate();
-    const encoded = realType === "image/png" ? decoded.png() : decoded.jpeg({ quality: 90 });
-    const { data, info } = await encoded.toBuffer({ resolveWithObject: true });
-    return { contentType: realType, bytes: data, width: info.width, height: info.height };
+    const { data, info } = await encodeMaster(
+      sharp(bytes, { limitInputPixels: MAX_UPLOAD_PIXELS, failOn: "warning" }),
+    );
+    return {
+      contentType: realType,
+      storedType: "image/webp",
+      bytes: data,
+      width: info.width,
+      height: info.height,
+    };
   } catch {
     throw new ApiError(400, DAMAGED);
   }

@@ -7,6 +7,7 @@ import { readBodyBytes } from "@/lib/server/http";
 import { getStorage } from "@/lib/server/storage";
 import { prepareAvatarThumbnail } from "./get-resized-image";
 import { checkImage, NOT_AN_IMAGE, type ImageType } from "./image-check";
+import { masterKey } from "./image-files";
 import { getUploadUrlKey, verifyUploadSignature } from "./signed-url";
 
 export const TOO_BIG = "Files must be under 10MB in size";
@@ -59,7 +60,7 @@ export async function receiveUpload(
   });
   if (claimed.count !== 1) throw new ApiError(409, ALREADY_USED);
   try {
-    await getStorage().put(filename, image.bytes, type);
+    await getStorage().put(masterKey(filename), image.bytes, image.storedType);
   } catch (error) {
     // Give the URL back, so the client's retry can still succeed.
     await db.upload.updateMany({

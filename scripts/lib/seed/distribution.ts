@@ -106,3 +106,20 @@ export function summarizeSizes(sizes: readonly number[]): SizeSummary {
     buckets,
   };
 }
+
+/**
+ * Trees per user in buckets, plus the most any user has. One pass, no spread: `Math.max(...counts)`
+ * passes every count as an argument and overflows the call stack at full scale (220,000 users).
+ */
+export function bucketTreesPerUser(counts: readonly number[]): Record<string, number> {
+  const out: Record<string, number> = { "0": 0, "1": 0, "2-3": 0, "4-9": 0, "10-49": 0, "50+": 0 };
+  let max = 0;
+  for (const n of counts) {
+    if (n > max) max = n;
+    const key =
+      n === 0 ? "0" : n === 1 ? "1" : n <= 3 ? "2-3" : n <= 9 ? "4-9" : n <= 49 ? "10-49" : "50+";
+    out[key] = (out[key] ?? 0) + 1;
+  }
+  out.max = max;
+  return out;
+}

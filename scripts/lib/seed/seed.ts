@@ -6,6 +6,7 @@ import { applyMigrations } from "../schema-engine";
 import { seedAvatar, writeAvatarFiles, type SeedAvatar } from "./avatars";
 import {
   DEFAULT_SIZE_MODEL,
+  bucketTreesPerUser,
   PUBLISHED_SHARE,
   type SizeModel,
   drawOwner,
@@ -59,17 +60,6 @@ const INSERT_USERS = `
   FROM unnest($1::text[], $2::text[], $4::timestamp[]) AS u(id, email, created)`;
 
 const iso = (ms: number) => new Date(ms).toISOString();
-
-function bucketTreesPerUser(counts: number[]): Record<string, number> {
-  const out: Record<string, number> = { "0": 0, "1": 0, "2-3": 0, "4-9": 0, "10-49": 0, "50+": 0 };
-  for (const n of counts) {
-    const key =
-      n === 0 ? "0" : n === 1 ? "1" : n <= 3 ? "2-3" : n <= 9 ? "4-9" : n <= 49 ? "10-49" : "50+";
-    out[key] = (out[key] ?? 0) + 1;
-  }
-  out.max = Math.max(0, ...counts);
-  return out;
-}
 
 export async function seedScale(options: SeedOptions): Promise<SeedMeta> {
   const log = options.log ?? ((line: string) => console.log(line));

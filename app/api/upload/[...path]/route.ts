@@ -5,15 +5,20 @@ import { json } from "@/lib/server/http";
 import { otherMethods, withPublic } from "@/lib/server/route";
 import { getImage, imageResponse } from "@/lib/server/uploads/get-image";
 import { getResizedImage } from "@/lib/server/uploads/get-resized-image";
+import { negotiateFormat } from "@/lib/server/uploads/image-files";
 import { receiveUpload } from "@/lib/server/uploads/receive-upload";
 
 type Params = { path: string[] };
 
-export const GET = withPublic<Params>(async ({ params }) => {
+export const GET = withPublic<Params>(async ({ req, params }) => {
   const [first, ...rest] = params.path;
   const name = rest.join("/");
-  if (first === "orig") return imageResponse(await getImage(name));
-  if (first && /^\d+x\d+$/.test(first)) return imageResponse(await getResizedImage(first, name));
+  // AVIF or WebP for a browser that accepts it, else the name's PNG or JPEG (ADR 015).
+  const format = negotiateFormat(req.headers.get("accept"));
+  if (first === "orig") return imageResponse(await getImage(name, format));
+  if (first && /^\d+x\d+$/.test(first)) {
+    return imageResponse(await getResizedImage(first, name, format));
+  }
   throw new ApiError(404, "Not found");
 });
 
