@@ -390,7 +390,7 @@ function Scene({
           press.current = null;
         }}
         data-scale={matrix.scaleX.toFixed(3)}
-        className="block touch-none outline-none select-none focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-plum-500"
+        className="block touch-none outline-none select-none focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-plum-500 focus-visible:outline-solid"
         style={{ cursor: dragging ? "grabbing" : "grab" }}
       >
         <defs>
