@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { createPersonBody } from "@/lib/schemas/person";
 import { TREE_LIMITS, treeData, type TreeNode } from "@/lib/schemas/tree";
-import { generateLegacy, legacyStats } from "./generate";
+import { parseGedcom } from "@/lib/gedcom/import";
+import { generateGenealogy } from "./gedcom";
+import { generateLegacy, generateWideLegacy, legacyStats } from "./generate";
 
 function placements(data: TreeNode): string[] {
   const ids: string[] = [];
@@ -84,5 +86,41 @@ describe("generateLegacy", () => {
       expect(createPersonBody.safeParse(person).success).toBe(true);
     }
     expect(people.some((person) => person.links.length > 0)).toBe(true);
+  });
+});
+
+describe("generateWideLegacy", () => {
+  it("places 10,000 Sims in 3-4 children per node, every other child married", () => {
+    const { data, people } = generateWideLegacy({ sims: 10_000 });
+    expect(people).toHaveLength(10_000);
+    expect(new Set(placements(data))).toEqual(new Set(people.map((p) => p._id)));
+    const stats = legacyStats(data);
+    expect(stats.generations).toBeGreaterThanOrEqual(8);
+    expect(stats.generations).toBeLessThanOrEqual(10);
+    // Every node of the full generations has 3 or 4 children; the first of them is married.
+    const fullDepth = stats.generations - 2;
+    const visit = (node: TreeNode, depth: number) => {
+      if (depth < fullDepth) {
+        expect(node.children.length).toBeGreaterThanOrEqual(3);
+        expect(node.children.length).toBeLessThanOrEqual(4);
+        expect(node.children[0]!.partners[0]?.type).toBe("MARRIED");
+        expect(node.children[1]!.partners).toEqual([]);
+      }
+      for (const child of node.children) visit(child, depth + 1);
+    };
+    visit(data, 1);
+    expect(treeData.safeParse(data).success).toBe(true);
+  });
+});
+
+describe("generateGenealogy", () => {
+  it("writes a GEDCOM that imports as hundreds of unrelated, hidden branches", () => {
+    const { text, people } = generateGenealogy({ people: 3_000 });
+    expect(people).toBeGreaterThanOrEqual(3_000);
+    const imported = parseGedcom(new TextEncoder().encode(text));
+    expect(imported.people).toHaveLength(people);
+    const hidden = imported.data.children.filter((child) => child.hidden).length;
+    expect(hidden).toBeGreaterThan(100);
+    expect(legacyStats(imported.data).adoptions).toBeGreaterThan(0);
   });
 });

@@ -274,3 +274,71 @@ export function legacyStats(data: TreeNode): LegacyStats {
   }
   return stats;
 }
+
+export interface WideOptions {
+  sims: number;
+  /** The deepest generation (the root is generation 1); the budget usually runs out first. */
+  generations?: number;
+  seed?: number;
+  treeId?: string;
+  personId?: (index: number) => string;
+}
+
+/**
+ * A wide legacy: every node has 3 or 4 children, and every other child (the first, the third…)
+ * is married. Nodes are filled breadth first until the Sims run out, so a 10,000-Sim legacy is
+ * about 6,700 nodes over 8 or 9 generations, thousands of them side by side in the last two:
+ * the shape of a legacy played "for the family", not for the heir.
+ */
+export function generateWideLegacy(options: WideOptions): SyntheticLegacy {
+  const { sims } = options;
+  const generations = options.generations ?? 10;
+  const treeId = options.treeId ?? "widetree";
+  const makeId = options.personId ?? ((index: number) => `wide${index.toString(36)}`);
+  const rand = random(options.seed ?? 7);
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)]!;
+  const people: Person[] = [];
+  const newPerson = (lastName: string): PersonRef => {
+    const index = people.length;
+    const _id = makeId(index);
+    people.push({
+      _id,
+      tree: treeId,
+      avatar: null,
+      firstName: pick(FIRST_NAMES),
+      lastName,
+      bio: "",
+      traits: [pick(TRAITS)],
+      aspirations: [pick(ASPIRATIONS)],
+      lifeStates: ["Sim"],
+      custom: [],
+      links: [],
+    });
+    return { _id };
+  };
+  const married = (node: TreeNode) => {
+    if (people.length < sims)
+      node.partners = [{ type: "MARRIED", people: [newPerson(pick(LAST_NAMES))] }];
+  };
+  const family = pick(LAST_NAMES);
+  const root: TreeNode = { ...emptyNode(), person: newPerson(family) };
+  married(root);
+  let generation: { node: TreeNode; lastName: string }[] = [{ node: root, lastName: family }];
+  for (let depth = 2; depth <= generations && people.length < sims; depth += 1) {
+    const next: typeof generation = [];
+    for (const parent of generation) {
+      const count = rand() < 0.5 ? 3 : 4;
+      for (let i = 0; i < count && people.length < sims; i += 1) {
+        const child: TreeNode = { ...emptyNode(), person: newPerson(parent.lastName) };
+        const spouse = parent.node.partners[0]?.people[0];
+        child.parents = spouse ? [parent.node.person!, spouse] : [parent.node.person!];
+        if (i % 2 === 0) married(child);
+        parent.node.children.push(child);
+        next.push({ node: child, lastName: parent.lastName });
+      }
+      if (people.length >= sims) break;
+    }
+    generation = next;
+  }
+  return { treeId, data: root, people };
+}

@@ -42,12 +42,16 @@ export function nameChars(r: number): number {
   return Math.max(4, Math.floor((2 * r + 10) / 6.2));
 }
 
-const collator = new Intl.Collator(undefined, { sensitivity: "base" });
+// Made on first use: building an ICU collator at module load sat on the editor's critical path
+// (a CPU profile of the wide 10,000-Sim load, issue 15), and only the node editor sorts.
+let collator: Intl.Collator | undefined;
 
 /** People sorted by name, for pickers. */
 export function sortPeople(people: Iterable<Person>): Person[] {
+  collator ??= new Intl.Collator(undefined, { sensitivity: "base" });
+  const { compare } = collator;
   return [...people]
     .map((person) => ({ person, name: simName(person) }))
-    .sort((a, b) => collator.compare(a.name, b.name))
+    .sort((a, b) => compare(a.name, b.name))
     .map(({ person }) => person);
 }

@@ -5,6 +5,7 @@ import type { Person } from "@/lib/schemas/person";
 import { layoutTree } from "@/lib/tree/layout";
 import { node, partners, person } from "@/lib/tree/test-trees";
 import { SizedTreeCanvas } from "./tree-canvas";
+import { fitTransform, toSvgTransform } from "./viewport";
 import { TreeNodeView, type NodeActions } from "./tree-node";
 
 const noop = () => undefined;
@@ -136,7 +137,7 @@ describe("TreeNodeView", () => {
 });
 
 describe("SizedTreeCanvas", () => {
-  it("is a focusable canvas with an accessible name, centred on the root", () => {
+  it("is a focusable canvas with an accessible name, and opens with a small tree fitted", () => {
     const html = renderToStaticMarkup(
       <SizedTreeCanvas
         size={{ width: 1000, height: 600 }}
@@ -149,8 +150,30 @@ describe("SizedTreeCanvas", () => {
     );
     expect(html).toContain('role="application" aria-label="Family tree: Goth"');
     expect(html).toContain('tabindex="0"');
-    expect(html).toContain('transform="matrix(1,0,0,1,500,120)"');
+    // Small enough to read whole: fitted at 1× (never blown up), in the middle of the view.
+    const fitted = fitTransform({ width: 1000, height: 600 }, layout.bounds);
+    expect(fitted.scaleX).toBe(1);
+    expect(html).toContain(`transform="${toSvgTransform(fitted)}"`);
     expect(html).toContain('aria-label="Cassandra Goth"');
+    for (const control of ["Zoom in", "Zoom out", "Fit tree to view", "Centre on root"]) {
+      expect(html).toContain(`aria-label="${control}"`);
+    }
+  });
+
+  it("centres the root at 1× when the tree is too large to read fitted", () => {
+    const legacy = generateLegacy({ sims: 1_000 });
+    const big = layoutTree(legacy.data, new Map(legacy.people.map((p) => [p._id, p])));
+    const html = renderToStaticMarkup(
+      <SizedTreeCanvas
+        size={{ width: 1000, height: 600 }}
+        layout={big}
+        people={new Map(legacy.people.map((p) => [p._id, p]))}
+        preview={false}
+        onSelectPerson={noop}
+      />,
+    );
+    const rootX = big.nodes[0]!.x;
+    expect(html).toContain(`transform="matrix(1,0,0,1,${500 - rootX},120)"`);
   });
 
   it("renders only the nodes near the view of a large legacy", () => {

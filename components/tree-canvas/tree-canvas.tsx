@@ -27,8 +27,10 @@ import { useElementSize } from "./use-element-size";
 import {
   constrainScale,
   cullRect,
+  fitTransform,
   initialTransform,
   keyAction,
+  openingTransform,
   panBy,
   toSvgTransform,
   VIEWPORT,
@@ -94,7 +96,7 @@ export function SizedTreeCanvas({
     const focus = props.focusPersonId
       ? findPersonNode(props.layout, props.focusPersonId)
       : undefined;
-    return initialTransform(size, props.layout.nodes[0], focus);
+    return openingTransform(size, props.layout.bounds, props.layout.nodes[0], focus);
   });
   return (
     <Zoom<SVGSVGElement>
@@ -125,9 +127,16 @@ export function SizedTreeCanvas({
 const LinkLayer = memo(function LinkLayer({ links }: { links: FamilyLink[] }) {
   return (
     <g className="stroke-plum-500" fill="none" strokeWidth={2} aria-hidden="true">
-      {links.map((link) => (
-        <path key={link.parentKey} d={link.d} />
-      ))}
+      {links.map((link) =>
+        link.adoptedD ? (
+          <g key={link.parentKey}>
+            <path d={link.d} />
+            <path d={link.adoptedD} strokeDasharray="6 4" data-adopted="" />
+          </g>
+        ) : (
+          <path key={link.parentKey} d={link.d} />
+        ),
+      )}
     </g>
   );
 });
@@ -168,6 +177,75 @@ function parentKeyOf(key: string): string | null {
   if (key === "") return null;
   const dot = key.lastIndexOf(".");
   return dot === -1 ? "" : key.slice(0, dot);
+}
+
+const controlClasses =
+  "flex size-10 items-center justify-center text-plum-800 hover:bg-plum-50 focus-visible:z-10 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-plum-600 disabled:cursor-not-allowed disabled:text-neutral-400 sm:size-9";
+
+function ControlButton({
+  label,
+  onClick,
+  disabled,
+  children,
+}: {
+  label: string;
+  onClick: () => void;
+  disabled?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <button
+      type="button"
+      aria-label={label}
+      title={label}
+      onClick={onClick}
+      disabled={disabled}
+      className={controlClasses}
+    >
+      <svg viewBox="-10 -10 20 20" className="size-5" aria-hidden="true" fill="none">
+        {children}
+      </svg>
+    </button>
+  );
+}
+
+/** Zoom in, zoom out, fit the tree and go back to its root: buttons in the canvas's corner. */
+function ViewControls({
+  scale,
+  onZoomIn,
+  onZoomOut,
+  onFit,
+  onRecentre,
+}: {
+  scale: number;
+  onZoomIn: () => void;
+  onZoomOut: () => void;
+  onFit: () => void;
+  onRecentre: () => void;
+}) {
+  const stroke = { stroke: "currentColor", strokeWidth: 2, strokeLinecap: "round" } as const;
+  return (
+    <div
+      role="toolbar"
+      aria-label="View"
+      aria-orientation="vertical"
+      className="absolute bottom-4 left-3 z-10 flex flex-col divide-y divide-plum-100 overflow-hidden rounded-lg border border-plum-200 bg-white shadow"
+    >
+      <ControlButton label="Zoom in" onClick={onZoomIn} disabled={scale >= VIEWPORT.maxScale}>
+        <path d="M-6,0H6M0,-6V6" {...stroke} />
+      </ControlButton>
+      <ControlButton label="Zoom out" onClick={onZoomOut} disabled={scale <= VIEWPORT.minScale}>
+        <path d="M-6,0H6" {...stroke} />
+      </ControlButton>
+      <ControlButton label="Fit tree to view" onClick={onFit}>
+        <path d="M-7,-3V-7H-3M3,-7H7V-3M7,3V7H3M-3,7H-7V3" {...stroke} />
+      </ControlButton>
+      <ControlButton label="Centre on root" onClick={onRecentre}>
+        <circle r={3.5} {...stroke} />
+        <path d="M0,-8V-5.5M0,5.5V8M-8,0H-5.5M5.5,0H8" {...stroke} />
+      </ControlButton>
+    </div>
+  );
 }
 
 /** Pointer travel (px) above which a press is a drag, and its click is swallowed. */
@@ -246,9 +324,32 @@ function Scene({
     }
   }
 
+  const centre = { x: size.width / 2, y: size.height / 2 };
+  const zoomIn = () => setMatrix(zoomBy(matrix, VIEWPORT.zoomStep, centre));
+  const zoomOut = () => setMatrix(zoomBy(matrix, 1 / VIEWPORT.zoomStep, centre));
+  const fit = () => setMatrix(fitTransform(size, layout.bounds));
+  // The root where the tree opens, at the current zoom.
+  const recentre = () => {
+    const root = layout.nodes[0];
+    const opening = initialTransform(size, root);
+    setMatrix(
+      root
+        ? {
+            ...opening,
+            scaleX: matrix.scaleX,
+            scaleY: matrix.scaleY,
+            translateX: size.width / 2 - root.x * matrix.scaleX,
+            translateY: VIEWPORT.topPadding - root.y * matrix.scaleY,
+          }
+        : opening,
+    );
+  };
+
   function onKeyDown(event: KeyboardEvent<SVGSVGElement>) {
     if ((event.target as Element).closest("[data-link-list]")) return;
     if (event.key === "Escape" && openLinks) {
+      // Handled: the details panel under it stays open.
+      event.preventDefault();
       setOpenLinks(null);
       return;
     }
@@ -258,9 +359,12 @@ function Scene({
     event.preventDefault();
     if ("pan" in action) {
       setMatrix(panBy(matrix, action.pan[0], action.pan[1]));
+    } else if ("zoom" in action) {
+      setMatrix(zoomBy(matrix, action.zoom, centre));
+    } else if (action.view === "fit") {
+      fit();
     } else {
-      const center = { x: size.width / 2, y: size.height / 2 };
-      setMatrix(zoomBy(matrix, action.zoom, center));
+      recentre();
     }
   }
 
@@ -286,7 +390,7 @@ function Scene({
           press.current = null;
         }}
         data-scale={matrix.scaleX.toFixed(3)}
-        className="block touch-none select-none focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-plum-500"
+        className="block touch-none outline-none select-none focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-plum-500 focus-visible:outline-solid"
         style={{ cursor: dragging ? "grabbing" : "grab" }}
       >
         <defs>
@@ -317,8 +421,16 @@ function Scene({
         </g>
       </svg>
       <p id={hintId} className="sr-only">
-        Drag or use the arrow keys to move around the tree, and the wheel or + and - to zoom.
+        Drag or use the arrow keys to move around the tree, the wheel or + and - to zoom, F to fit
+        the whole tree and 0 to go back to its root.
       </p>
+      <ViewControls
+        scale={matrix.scaleX}
+        onZoomIn={zoomIn}
+        onZoomOut={zoomOut}
+        onFit={fit}
+        onRecentre={recentre}
+      />
     </>
   );
 }

@@ -4,7 +4,8 @@ import { avatarUrl } from "@/components/image-manager/image-url";
 import type { Person } from "@/lib/schemas/person";
 import type { PartnerType } from "@/lib/schemas/tree";
 import { LAYOUT, nodeGeometry, type LayoutNode, type LayoutSlot } from "@/lib/tree/layout";
-import { nameChars, PARTNER_TYPE_LABELS, simName, truncate } from "./labels";
+import { fitText } from "@/lib/tree/text-width";
+import { PARTNER_TYPE_LABELS, simName } from "./labels";
 
 /** What the nodes can ask of the canvas; one stable object, so memoized nodes stay put. */
 export interface NodeActions {
@@ -179,7 +180,9 @@ function SimSlot({ slot, nameY, person, laid, detailed, state, actions, clipId }
           onBlur: () => actions.hoverSim(null),
         }
       : {};
-  const chars = nameChars(r);
+  const firstName = fitText(person.firstName, slot.nameWidth, true);
+  const lastName = fitText(person.lastName, slot.nameWidth);
+  const shortened = firstName !== person.firstName || lastName !== person.lastName;
   const icon = linkIconAt(r);
   const openLinks = () => actions.openLinks(personId, laid.x + dx + icon.dx, laid.y + icon.dy);
 
@@ -202,11 +205,13 @@ function SimSlot({ slot, nameY, person, laid, detailed, state, actions, clipId }
         onKeyDown={onActivateKey(() => actions.selectPerson(personId))}
         {...hover}
       >
+        {/* A shortened name is whole in the tooltip, as it is in the accessible name. */}
+        {shortened && <title>{name}</title>}
         {/* One hit area for the avatar and the names under it: no gap between them misses. */}
         <rect
-          x={-(r + 4)}
+          x={-(Math.max(r, slot.nameWidth / 2) + 4)}
           y={-(r + 2)}
-          width={2 * r + 8}
+          width={Math.max(2 * r, slot.nameWidth) + 8}
           height={(detailed ? nameY + 17 : r + 2) + r + 2}
           fill="transparent"
         />
@@ -233,10 +238,10 @@ function SimSlot({ slot, nameY, person, laid, detailed, state, actions, clipId }
               textAnchor="middle"
               className="fill-neutral-900 text-[11px] font-semibold"
             >
-              {truncate(person.firstName, chars)}
+              {firstName}
             </text>
             <text y={nameY + 13} textAnchor="middle" className="fill-neutral-600 text-[11px]">
-              {truncate(person.lastName, chars)}
+              {lastName}
             </text>
           </>
         )}

@@ -2,8 +2,10 @@ import { describe, expect, it } from "vitest";
 import {
   constrainScale,
   cullRect,
+  fitTransform,
   initialTransform,
   keyAction,
+  openingTransform,
   panBy,
   transform,
   wheelFactor,
@@ -117,5 +119,39 @@ describe("cullRect", () => {
   it("scales with the zoom", () => {
     const rect = cullRect(transform(0.1, 500, 120), size);
     expect(rect.maxX - rect.minX).toBeGreaterThanOrEqual((1000 + 2 * 240) / 0.1);
+  });
+});
+
+describe("fitTransform and openingTransform", () => {
+  const size = { width: 1000, height: 600 };
+  it("fits a large tree inside the view, below the Tree Info button", () => {
+    const bounds = { minX: -2000, maxX: 2000, minY: -54, maxY: 500 };
+    const m = fitTransform(size, bounds);
+    expect(m.scaleX).toBeCloseTo((1000 - 2 * VIEWPORT.fitPadding) / 4000);
+    const left = m.translateX + bounds.minX * m.scaleX;
+    const right = m.translateX + bounds.maxX * m.scaleX;
+    const top = m.translateY + bounds.minY * m.scaleY;
+    const bottom = m.translateY + bounds.maxY * m.scaleY;
+    expect(left).toBeGreaterThanOrEqual(0);
+    expect(right).toBeLessThanOrEqual(1000);
+    expect(top).toBeGreaterThanOrEqual(VIEWPORT.fitTop - 0.001);
+    expect(bottom).toBeLessThanOrEqual(600);
+  });
+
+  it("never blows a small tree up beyond 1×, nor shrinks below the zoom range", () => {
+    expect(fitTransform(size, { minX: -50, maxX: 50, minY: 0, maxY: 50 }).scaleX).toBe(1);
+    expect(fitTransform(size, { minX: 0, maxX: 1e7, minY: 0, maxY: 50 }).scaleX).toBe(
+      VIEWPORT.minScale,
+    );
+  });
+
+  it("opens fitted when readable, else on the root; a focused Sim wins", () => {
+    const small = { minX: -300, maxX: 300, minY: -54, maxY: 400 };
+    expect(openingTransform(size, small, { x: 0, y: 0 })).toEqual(fitTransform(size, small));
+    const large = { minX: -5000, maxX: 5000, minY: -54, maxY: 400 };
+    expect(openingTransform(size, large, { x: 10, y: 0 })).toEqual(transform(1, 490, 120));
+    expect(openingTransform(size, small, { x: 0, y: 0 }, { x: 100, y: 170 })).toEqual(
+      transform(1, 400, 130),
+    );
   });
 });

@@ -15,6 +15,15 @@ export const VIEWPORT = {
   cullGrid: 256,
   /** Below this scale nodes are drawn without names, images and buttons. */
   detailScale: 0.3,
+  /** Screen pixels kept free around the tree when it is fitted to the view. */
+  fitPadding: 24,
+  /** Above it, room for the Tree Info button. */
+  fitTop: 60,
+  /**
+   * The smallest zoom at which names (11 px text) are still read comfortably: the tree is fitted
+   * on open only if it fits at this zoom or larger (issue 15); otherwise the root is centred.
+   */
+  readableScale: 0.75,
 } as const;
 
 export interface Size {
@@ -37,6 +46,38 @@ export function initialTransform(
 ): TransformMatrix {
   if (focus) return transform(1, size.width / 2 - focus.x, size.height / 2 - focus.y);
   return transform(1, size.width / 2 - (root?.x ?? 0), VIEWPORT.topPadding - (root?.y ?? 0));
+}
+
+/**
+ * The whole of `bounds` in the middle of the view, as large as it fits but never above 1×
+ * (a small tree is not blown up), and never below the zoom range.
+ */
+export function fitTransform(size: Size, bounds: Bounds): TransformMatrix {
+  const { fitPadding: pad, fitTop: top } = VIEWPORT;
+  const width = Math.max(1, bounds.maxX - bounds.minX);
+  const height = Math.max(1, bounds.maxY - bounds.minY);
+  const room = { width: size.width - 2 * pad, height: size.height - top - pad };
+  const scale = Math.max(VIEWPORT.minScale, Math.min(1, room.width / width, room.height / height));
+  const cx = (bounds.minX + bounds.maxX) / 2;
+  const cy = (bounds.minY + bounds.maxY) / 2;
+  return transform(scale, pad + room.width / 2 - cx * scale, top + room.height / 2 - cy * scale);
+}
+
+/**
+ * The opening view: a Sim opened from a link in the middle; else the whole tree when it can be
+ * read at the zoom that fits it; else the root at 1×, centred with 120 above it.
+ */
+export function openingTransform(
+  size: Size,
+  bounds: Bounds,
+  root: { x: number; y: number } | undefined,
+  focus?: { x: number; y: number },
+): TransformMatrix {
+  if (!focus) {
+    const fitted = fitTransform(size, bounds);
+    if (fitted.scaleX >= VIEWPORT.readableScale) return fitted;
+  }
+  return initialTransform(size, root, focus);
 }
 
 export function panBy(matrix: TransformMatrix, dx: number, dy: number): TransformMatrix {
@@ -75,9 +116,9 @@ export function constrainScale(next: TransformMatrix, previous: TransformMatrix)
   return zoomBy(previous, factor, point);
 }
 
-export type KeyAction = { pan: [number, number] } | { zoom: number };
+export type KeyAction = { pan: [number, number] } | { zoom: number } | { view: "fit" | "root" };
 
-/** What a key does on the focused canvas: arrows pan the view, + and - zoom. */
+/** What a key does on the focused canvas: arrows pan the view, + and - zoom, F fits, 0 re-centres. */
 export function keyAction(key: string): KeyAction | null {
   const step = VIEWPORT.panStep;
   switch (key) {
@@ -95,6 +136,12 @@ export function keyAction(key: string): KeyAction | null {
     case "-":
     case "_":
       return { zoom: 1 / VIEWPORT.zoomStep };
+    case "f":
+    case "F":
+      return { view: "fit" };
+    case "0":
+    case "Home":
+      return { view: "root" };
     default:
       return null;
   }

@@ -34,6 +34,56 @@ export interface EditorToolbarProps {
   title: string;
   /** Saves pending changes, so that an exported backup holds them. */
   onFlush: () => Promise<void>;
+  /** Undo and redo of structure edits; undefined when there is nothing to undo or redo. */
+  onUndo?: () => void;
+  onRedo?: () => void;
+}
+
+const historyButton = cx(
+  "flex size-9 items-center justify-center rounded-md text-plum-800 hover:bg-plum-50 disabled:cursor-not-allowed disabled:text-neutral-300 disabled:hover:bg-transparent",
+  focusRing,
+);
+
+/** Undo and Redo, as icons with their shortcut in the tooltip, at every screen size. */
+function HistoryButtons({ onUndo, onRedo }: Pick<EditorToolbarProps, "onUndo" | "onRedo">) {
+  const arrow = {
+    stroke: "currentColor",
+    strokeWidth: 2,
+    strokeLinecap: "round",
+    strokeLinejoin: "round",
+  } as const;
+  return (
+    <div className="flex items-center" role="group" aria-label="History">
+      <button
+        type="button"
+        aria-label="Undo"
+        aria-keyshortcuts="Control+Z"
+        title="Undo (Ctrl+Z)"
+        disabled={!onUndo}
+        onClick={onUndo}
+        className={historyButton}
+      >
+        <svg aria-hidden="true" viewBox="0 0 24 24" className="size-5" fill="none">
+          <path d="M9 14L4 9l5-5" {...arrow} />
+          <path d="M4 9h10.5a5.5 5.5 0 0 1 0 11H11" {...arrow} />
+        </svg>
+      </button>
+      <button
+        type="button"
+        aria-label="Redo"
+        aria-keyshortcuts="Control+Shift+Z"
+        title="Redo (Ctrl+Shift+Z)"
+        disabled={!onRedo}
+        onClick={onRedo}
+        className={historyButton}
+      >
+        <svg aria-hidden="true" viewBox="0 0 24 24" className="size-5" fill="none">
+          <path d="M15 14l5-5-5-5" {...arrow} />
+          <path d="M20 9H9.5a5.5 5.5 0 0 0 0 11H13" {...arrow} />
+        </svg>
+      </button>
+    </div>
+  );
 }
 
 function PreviewToggle({
@@ -136,7 +186,10 @@ export function EditorToolbar(props: EditorToolbarProps) {
         >
           {STATUS_TEXT[status]}
         </p>
-        <div className="ml-auto hidden items-center gap-1 md:flex">
+        <div className="ml-auto">
+          <HistoryButtons onUndo={props.onUndo} onRedo={props.onRedo} />
+        </div>
+        <div className="hidden items-center gap-1 md:flex">
           <DropdownMenu
             key={`actions-${resizes}`}
             label="Actions"
@@ -166,7 +219,7 @@ export function EditorToolbar(props: EditorToolbarProps) {
           aria-expanded={mobileOpen}
           aria-controls={mobileId}
           onClick={() => setMobileOpen((open) => !open)}
-          className={cx("ml-auto rounded-md p-2 hover:bg-plum-50 md:hidden", focusRing)}
+          className={cx("rounded-md p-2 hover:bg-plum-50 md:hidden", focusRing)}
         >
           <svg aria-hidden="true" viewBox="0 0 24 24" className="size-6 stroke-current" fill="none">
             <path d="M4 7h16M4 12h16M4 17h16" strokeWidth={2} strokeLinecap="round" />

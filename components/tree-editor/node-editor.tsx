@@ -392,12 +392,17 @@ export function NodeEditor({
           <MenuSection
             title="Parents"
             summary={
-              <>
-                {PARENT_TYPE_LABELS[node.parentType]}
-                {node.parents.length > 0 && ` · ${namesOf(ids(node.parents), peopleById)}`}
-                {node.adoptiveParents.length > 0 &&
-                  ` · adopted by ${namesOf(ids(node.adoptiveParents), peopleById)}`}
-              </>
+              // A founder has no parents: no conception type to speak of (issue 15).
+              node.parents.length === 0 && node.adoptiveParents.length === 0 ? (
+                "No parents"
+              ) : (
+                <>
+                  {PARENT_TYPE_LABELS[node.parentType]}
+                  {node.parents.length > 0 && ` · ${namesOf(ids(node.parents), peopleById)}`}
+                  {node.adoptiveParents.length > 0 &&
+                    ` · adopted by ${namesOf(ids(node.adoptiveParents), peopleById)}`}
+                </>
+              )
             }
             action="Set Node Parents"
             onOpen={() => setView("parents")}

@@ -163,6 +163,12 @@ export function PersonDetailsPanel({
           >
             {name}
           </h2>
+          {adoptiveParents.length > 0 && (
+            <p className="text-plum-800 rounded-full bg-plum-100 px-2.5 py-0.5 text-xs font-medium">
+              Adopted
+              <span className="sr-only">: see Adoptive Parents</span>
+            </p>
+          )}
         </div>
         <RichTextContent html={person.bio} className="text-sm text-neutral-800" />
 

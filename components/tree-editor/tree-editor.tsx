@@ -21,6 +21,7 @@ import {
   type NodePatch,
 } from "@/lib/tree/reducers";
 import { EditorToolbar, TOOLBAR_HEIGHT } from "./editor-toolbar";
+import { historyKey, record, redo, startHistory, undo, type History } from "./history";
 import { TreeWorkspace } from "./tree-workspace";
 import { EDITOR_ERROR, useTreeSave } from "./use-tree-save";
 
@@ -162,7 +163,15 @@ function EditorFrame({ children }: { children: React.ReactNode }) {
 
 function LoadedTreeEditor({ tree, people }: { tree: Tree; people: Person[] }) {
   const session = useSession();
-  const [data, setData] = useState<TreeNode>(tree.data);
+  // Every structure edit goes through the history, so it can be undone; the autosave sends
+  // whatever tree is present, an undone one included.
+  const [history, setHistory] = useState<History>(() => startHistory(tree.data));
+  const data = history.present;
+  const edit = useCallback(
+    (change: (current: TreeNode) => TreeNode) =>
+      setHistory((current) => record(current, change(current.present))),
+    [],
+  );
   const [preview, setPreview] = useState(false);
   const [editingKey, setEditingKey] = useState<string | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
@@ -176,21 +185,45 @@ function LoadedTreeEditor({ tree, people }: { tree: Tree; people: Person[] }) {
   const readOnly = preview || save.status === "conflict";
   const editingNode = editingKey !== null ? findNode(data, pathFromKey(editingKey)) : undefined;
 
-  const onAddChild = useCallback((key: string) => {
-    setData((current) => addChild(current, pathFromKey(key)));
-  }, []);
+  const onAddChild = useCallback(
+    (key: string) => edit((current) => addChild(current, pathFromKey(key))),
+    [edit],
+  );
   const onEditNode = useCallback((key: string) => setEditingKey(key), []);
 
   function saveNode(patch: NodePatch) {
     if (editingKey === null) return;
-    setData((current) => mergeNode(current, pathFromKey(editingKey), patch));
+    edit((current) => mergeNode(current, pathFromKey(editingKey), patch));
   }
 
   function removeNode() {
     if (editingKey === null) return;
-    setData((current) => deleteNode(current, pathFromKey(editingKey)));
+    edit((current) => deleteNode(current, pathFromKey(editingKey)));
     setEditingKey(null);
   }
+
+  const canUndo = !readOnly && history.past.length > 0;
+  const canRedo = !readOnly && history.future.length > 0;
+  const onUndo = useCallback(() => setHistory(undo), []);
+  const onRedo = useCallback(() => setHistory(redo), []);
+
+  // Ctrl+Z and Ctrl+Shift+Z anywhere in the editor, except while typing or in the node editor
+  // (its fields keep their own undo).
+  useEffect(() => {
+    if (readOnly || editingKey !== null) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      const action = historyKey(event);
+      if (!action || event.defaultPrevented) return;
+      const target = event.target as HTMLElement | null;
+      if (target?.closest("input, textarea, select, [contenteditable='true'], dialog[open]")) {
+        return;
+      }
+      event.preventDefault();
+      setHistory(action === "undo" ? undo : redo);
+    };
+    window.addEventListener("keydown", onKeyDown);
+    return () => window.removeEventListener("keydown", onKeyDown);
+  }, [readOnly, editingKey]);
 
   async function deleteTree() {
     setDeleting("busy");
@@ -236,6 +269,8 @@ function LoadedTreeEditor({ tree, people }: { tree: Tree; people: Person[] }) {
         people={peopleById}
         title={tree.title}
         onFlush={save.save}
+        onUndo={canUndo ? onUndo : undefined}
+        onRedo={canRedo ? onRedo : undefined}
       />
       <TreeWorkspace
         treeId={tree._id}

@@ -1,5 +1,5 @@
 "use client";
-import { useCallback, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { TreeCanvas } from "@/components/tree-canvas/tree-canvas";
 import { Button } from "@/components/ui/button";
 import type { Person } from "@/lib/schemas/person";
@@ -44,8 +44,29 @@ export function TreeWorkspace({
     initialPersonId && people.has(initialPersonId) ? initialPersonId : null,
   );
   const [infoOpen, setInfoOpen] = useState(false);
+  // Which panel was opened last, so Escape closes the one on top first.
+  const [lastOpened, setLastOpened] = useState<"details" | "info">("details");
   const selected = selectedId ? people.get(selectedId) : undefined;
-  const selectPerson = useCallback((personId: string) => setSelectedId(personId), []);
+  const selectPerson = useCallback((personId: string) => {
+    setSelectedId(personId);
+    setLastOpened("details");
+  }, []);
+
+  // Escape closes the topmost panel. A modal (the node editor, a confirmation) and anything that
+  // already handled the key (a menu, a select, the canvas's link list) come first.
+  const detailsOpen = selected !== undefined;
+  useEffect(() => {
+    if (!detailsOpen && !infoOpen) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== "Escape" || event.defaultPrevented) return;
+      if (document.querySelector("dialog[open]")) return;
+      event.preventDefault();
+      if (detailsOpen && (!infoOpen || lastOpened === "details")) setSelectedId(null);
+      else setInfoOpen(false);
+    };
+    window.addEventListener("keydown", onKeyDown);
+    return () => window.removeEventListener("keydown", onKeyDown);
+  }, [detailsOpen, infoOpen, lastOpened]);
 
   return (
     <>
@@ -64,7 +85,10 @@ export function TreeWorkspace({
             variant="secondary"
             size="sm"
             aria-expanded={infoOpen}
-            onClick={() => setInfoOpen((open) => !open)}
+            onClick={() => {
+              setInfoOpen((open) => !open);
+              setLastOpened("info");
+            }}
             className="absolute top-3 left-3 z-10 shadow"
           >
             Tree Info

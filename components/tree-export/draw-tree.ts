@@ -130,6 +130,11 @@ export function paintTree(context: PaintContext, input: PaintTreeInput): void {
     context.strokeStyle = EXPORT_COLORS.link;
     context.lineWidth = 2;
     context.stroke(input.path(scene.links.join("")));
+    if (scene.adoptedLinks?.length) {
+      context.setLineDash([6, 4]);
+      context.stroke(input.path(scene.adoptedLinks.join("")));
+      context.setLineDash([]);
+    }
   }
 
   context.textAlign = "center";

@@ -1,4 +1,3 @@
-import { nameChars, truncate } from "@/components/tree-canvas/labels";
 import type { Person } from "@/lib/schemas/person";
 import type { PartnerType } from "@/lib/schemas/tree";
 import {
@@ -9,6 +8,7 @@ import {
   type LayoutNode,
   type TreeLayout,
 } from "@/lib/tree/layout";
+import { fitText } from "@/lib/tree/text-width";
 
 /** The avatar key of Sims without an avatar (the default avatar). */
 export const DEFAULT_AVATAR_KEY = "";
@@ -44,6 +44,8 @@ export interface SceneNode {
  */
 export interface TreeScene {
   links: string[];
+  /** Drops to adopted children, drawn dashed. */
+  adoptedLinks?: string[];
   nodes: SceneNode[];
 }
 
@@ -84,15 +86,14 @@ export function treeScene(
     const marks: SceneNode["marks"] = [];
     for (const slot of slots) {
       const person = slot.personId ? people.get(slot.personId) : undefined;
-      const chars = nameChars(slot.r);
       sceneSlots.push({
         dx: slot.dx,
         r: slot.r,
         person: person
           ? {
               avatarKey: person.avatar ?? DEFAULT_AVATAR_KEY,
-              firstName: dropNonXmlChars(truncate(person.firstName, chars)),
-              lastName: dropNonXmlChars(truncate(person.lastName, chars)),
+              firstName: dropNonXmlChars(fitText(person.firstName, slot.nameWidth, true)),
+              lastName: dropNonXmlChars(fitText(person.lastName, slot.nameWidth)),
             }
           : null,
       });
@@ -102,7 +103,12 @@ export function treeScene(
     }
     nodes.push({ x: laid.x, y: laid.y, width, slots: sceneSlots, marks });
   }
-  return { links: linksInRect(layout, rect).map((link) => link.d), nodes };
+  const links = linksInRect(layout, rect);
+  return {
+    links: links.map((link) => link.d),
+    adoptedLinks: links.map((link) => link.adoptedD).filter((d) => d !== ""),
+    nodes,
+  };
 }
 
 /** The avatar keys a scene shows: the images a file must embed. */

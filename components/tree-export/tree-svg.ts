@@ -159,6 +159,7 @@ export function buildTreeSvg(input: TreeSvgInput): TreeSvg {
   const scene = input.scene ?? treeScene(layout, people, rect);
   out.push(`<g fill="none" stroke="${EXPORT_COLORS.link}" stroke-width="2">`);
   for (const d of scene.links) out.push(`<path d="${d}"/>`);
+  for (const d of scene.adoptedLinks ?? []) out.push(`<path d="${d}" stroke-dasharray="6 4"/>`);
   out.push("</g>");
 
   const nameY = nodeHeight / 2 + 14;

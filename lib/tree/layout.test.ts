@@ -5,12 +5,14 @@ import {
   findPersonNode,
   itemsInRect,
   layoutTree,
+  LAYOUT,
   nodeGeometry,
   nodeWidth,
   type Bounds,
   type TreeLayout,
 } from "./layout";
-import { node, partners, peopleMap } from "./test-trees";
+import { node, partners, peopleMap, person } from "./test-trees";
+import { fitText, textWidth } from "./text-width";
 
 const everyone = peopleMap("a", "b", "c", "d", "e", "f", "m", "x", "y", "z");
 
@@ -95,6 +97,23 @@ describe("layoutTree positions", () => {
     expect(layoutTree(edited, everyone).nodes[1]!.width).toBe(160);
   });
 
+  it("draws the drops to adopted children apart, to be dashed (issue 15)", () => {
+    const layout = layoutTree(
+      node("a", [
+        node("b", [], { parents: [{ _id: "a" }] }),
+        node("c", [], { adoptiveParents: [{ _id: "a" }] }),
+        node("d", [], { parents: [{ _id: "x" }], adoptiveParents: [{ _id: "a" }] }),
+      ]),
+      everyone,
+    );
+    const [link] = layout.links;
+    const drop = (x: number) => `M${x},102V130`;
+    expect(link!.d).toContain(drop(-200));
+    expect(link!.d).not.toContain(drop(0));
+    expect(link!.adoptedD).toBe(`${drop(0)}${drop(200)}`);
+    expect(layoutTree(node("a", [node("b")]), everyone).links[0]!.adoptedD).toBe("");
+  });
+
   it("leaves hidden children out of the connector", () => {
     const layout = layoutTree(
       node("a", [node("b"), node("c", [], { hidden: true }), node("d")]),
@@ -137,7 +156,7 @@ describe("nodeGeometry", () => {
   it("centres a lone person in a 160 box", () => {
     expect(nodeGeometry(node("a"), everyone)).toEqual({
       width: 160,
-      slots: [{ personId: "a", dx: 0, r: 30, row: -1 }],
+      slots: [{ personId: "a", dx: 0, r: 30, nameWidth: 60, row: -1 }],
     });
   });
 
@@ -149,8 +168,8 @@ describe("nodeGeometry", () => {
     expect(geometry).toEqual({
       width: 160,
       slots: [
-        { personId: "a", dx: -35, r: 30, row: -1 },
-        { personId: "m", dx: 35, r: 30, row: 0, partnerType: "MARRIED", markDx: 0 },
+        { personId: "a", dx: -35, r: 30, nameWidth: 60, row: -1 },
+        { personId: "m", dx: 35, r: 30, nameWidth: 60, row: 0, partnerType: "MARRIED", markDx: 0 },
       ],
     });
   });
@@ -163,9 +182,17 @@ describe("nodeGeometry", () => {
     expect(geometry).toEqual({
       width: 160,
       slots: [
-        { personId: "a", dx: -50, r: 20, row: -1 },
-        { personId: "m", dx: 0, r: 20, row: 0, partnerType: "PARTNER", markDx: -25 },
-        { personId: "x", dx: 50, r: 20, row: 1, partnerType: "ABDUCTION", markDx: 25 },
+        { personId: "a", dx: -50, r: 20, nameWidth: 40, row: -1 },
+        { personId: "m", dx: 0, r: 20, nameWidth: 40, row: 0, partnerType: "PARTNER", markDx: -25 },
+        {
+          personId: "x",
+          dx: 50,
+          r: 20,
+          nameWidth: 40,
+          row: 1,
+          partnerType: "ABDUCTION",
+          markDx: 25,
+        },
       ],
     });
   });
@@ -178,9 +205,17 @@ describe("nodeGeometry", () => {
     expect(geometry).toEqual({
       width: 200,
       slots: [
-        { personId: "a", dx: -60, r: 30, row: -1 },
-        { personId: "m", dx: 10, r: 30, row: 0, partnerType: "EX_PARTNER", markDx: -25 },
-        { personId: "x", dx: 70, r: 20, row: 0 },
+        { personId: "a", dx: -60, r: 30, nameWidth: 60, row: -1 },
+        {
+          personId: "m",
+          dx: 10,
+          r: 30,
+          nameWidth: 60,
+          row: 0,
+          partnerType: "EX_PARTNER",
+          markDx: -25,
+        },
+        { personId: "x", dx: 70, r: 20, nameWidth: 40, row: 0 },
       ],
     });
   });
@@ -191,10 +226,49 @@ describe("nodeGeometry", () => {
       everyone,
     );
     expect(geometry.slots).toEqual([
-      { personId: null, dx: -35, r: 30, row: -1 },
-      { personId: "m", dx: 35, r: 30, row: 1, partnerType: "PARTNER", markDx: 0 },
+      { personId: null, dx: -35, r: 30, nameWidth: 60, row: -1 },
+      { personId: "m", dx: 35, r: 30, nameWidth: 60, row: 1, partnerType: "PARTNER", markDx: 0 },
     ]);
     expect(nodeGeometry(node(null), everyone).slots[0]!.personId).toBeNull();
+  });
+
+  it("grows a node to its partners' names, so none is cut at 1× (issue 15)", () => {
+    const goths = new Map([
+      ["c", person("c", "Cassandra", "Goth")],
+      ["m", person("m", "Mortimer", "Goth")],
+      ["d", person("d", "Don", "Lothario")],
+    ]);
+    const geometry = nodeGeometry(
+      node("c", [], { partners: partners(["MARRIED", "m"], ["EX_PARTNER", "d"]) }),
+      goths,
+    );
+    expect(geometry.width).toBeGreaterThan(160);
+    geometry.slots.forEach((slot, i) => {
+      const someone = goths.get(slot.personId!)!;
+      expect(fitText(someone.firstName, slot.nameWidth, true)).toBe(someone.firstName);
+      expect(fitText(someone.lastName, slot.nameWidth)).toBe(someone.lastName);
+      // Neighbouring name columns never overlap, and the box holds them all.
+      const next = geometry.slots[i + 1];
+      if (next) expect(slot.dx + slot.nameWidth / 2).toBeLessThan(next.dx - next.nameWidth / 2);
+      expect(Math.abs(slot.dx) + slot.nameWidth / 2).toBeLessThanOrEqual(geometry.width / 2);
+    });
+    expect(
+      nodeWidth(
+        node("c", [], { partners: partners(["MARRIED", "m"], ["EX_PARTNER", "d"]) }),
+        goths,
+      ),
+    ).toBe(geometry.width);
+  });
+
+  it("shortens a very long name to the widest column, with an ellipsis", () => {
+    const long = new Map([
+      ["l", person("l", "Bartholomew Maximilian Augustus", "Fitzgerald-Montgomery-Smythe")],
+    ]);
+    const geometry = nodeGeometry(node("l"), long);
+    expect(geometry.slots[0]!.nameWidth).toBe(LAYOUT.nameMaxWidth);
+    const shown = fitText("Bartholomew Maximilian Augustus", geometry.slots[0]!.nameWidth, true);
+    expect(shown.endsWith("…")).toBe(true);
+    expect(textWidth(shown, true)).toBeLessThanOrEqual(LAYOUT.nameMaxWidth);
   });
 
   it("agrees with nodeWidth on every node of a legacy", () => {

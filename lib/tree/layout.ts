@@ -1,6 +1,7 @@
 import { hierarchy, tree, type HierarchyPointNode } from "d3-hierarchy";
 import type { Person } from "@/lib/schemas/person";
 import type { PartnerType, TreeNode } from "@/lib/schemas/tree";
+import { textWidth } from "./text-width";
 
 /** Layout constants of SPEC.md section 9, plus the drawing details they imply. */
 export const LAYOUT = {
@@ -14,6 +15,10 @@ export const LAYOUT = {
   avatarRadius: 30,
   smallAvatarRadius: 20,
   partnerPadding: 10,
+  /** The widest a name column gets; a longer name is shortened, whole in its tooltip. */
+  nameMaxWidth: 132,
+  /** Room between two people's names. */
+  nameGap: 10,
   /** The partner-type mark sits on the gap before a partner row's first person. */
   markRadius: 9,
   /** Room under a node's box for the names. */
@@ -33,6 +38,8 @@ export interface LayoutSlot {
   /** On the first person of a partner row: the row's type and where its mark is drawn. */
   partnerType?: PartnerType;
   markDx?: number;
+  /** The width the slot's names may take. */
+  nameWidth: number;
 }
 
 export interface NodeGeometry {
@@ -63,6 +70,8 @@ export interface FamilyLink {
   depth: number;
   /** The SVG path, made when first read: only the links on screen (or exported) need one. */
   readonly d: string;
+  /** The drops to adopted children, drawn dashed (issue 15); "" when there are none. */
+  readonly adoptedD: string;
   /** Horizontal extent of the children, used to find the links in view. */
   minX: number;
   maxX: number;
@@ -90,63 +99,140 @@ export interface TreeLayout {
   bounds: Bounds;
 }
 
+/** The name column of a person: as wide as their longer name line, within nameMaxWidth. */
+const nameWidths = new WeakMap<Person, number>();
+export function nameColumn(person: Person | undefined): number {
+  if (!person) return 0;
+  let width = nameWidths.get(person);
+  if (width === undefined) {
+    width = Math.min(
+      LAYOUT.nameMaxWidth,
+      Math.ceil(Math.max(textWidth(person.firstName, true), textWidth(person.lastName))),
+    );
+    nameWidths.set(person, width);
+  }
+  return width;
+}
+
+interface Column {
+  personId: string | null;
+  r: number;
+  /** Half the room the slot needs: its avatar or its names, whichever is wider. */
+  half: number;
+  row: number;
+  partnerType?: PartnerType;
+}
+
+/** The node's people in order, each with its avatar radius and the room its names need. */
+function columns(node: TreeNode, people: ReadonlyMap<string, Person>): Column[] {
+  const { avatarRadius, smallAvatarRadius } = LAYOUT;
+  let rows = 0;
+  for (const entry of node.partners) {
+    if (entry.people.some((ref) => people.has(ref._id))) rows += 1;
+  }
+  const radius = rows > 1 ? smallAvatarRadius : avatarRadius;
+  const main = node.person ? people.get(node.person._id) : undefined;
+  const result: Column[] = [
+    {
+      personId: main ? node.person!._id : null,
+      r: radius,
+      half: Math.max(radius, nameColumn(main) / 2),
+      row: -1,
+    },
+  ];
+  node.partners.forEach((entry, row) => {
+    let first = true;
+    for (const ref of entry.people) {
+      const person = people.get(ref._id);
+      if (!person) continue;
+      const r = first ? radius : smallAvatarRadius;
+      const column: Column = {
+        personId: ref._id,
+        r,
+        half: Math.max(r, nameColumn(person) / 2),
+        row,
+      };
+      if (first) column.partnerType = entry.type;
+      result.push(column);
+      first = false;
+    }
+  });
+  return result;
+}
+
+/** Distance between the centres of two neighbouring people in a node. */
+function step(a: Column, b: Column): number {
+  const { partnerPadding, nameGap } = LAYOUT;
+  return Math.max(a.r + partnerPadding + b.r, a.half + nameGap + b.half);
+}
+
 /**
  * The width of a node's box: its person and partner rows (partners unknown to `people` are left
- * out). Only this is needed for the layout; the slots are worked out for the nodes on screen.
+ * out), each as wide as its avatar or its names, so no name is cut at 1× (issue 15). Only this
+ * is needed for the layout; the slots are worked out for the nodes on screen.
  */
 export function nodeWidth(node: TreeNode, people: ReadonlyMap<string, Person>): number {
-  const { avatarRadius, smallAvatarRadius, partnerPadding: pad } = LAYOUT;
+  // The same sum as nodeGeometry's, without its arrays: this runs for every node of the tree.
+  const { avatarRadius, smallAvatarRadius, partnerPadding, nameGap } = LAYOUT;
   let rows = 0;
-  let others = 0;
   for (const entry of node.partners) {
-    let known = 0;
-    for (const ref of entry.people) if (people.has(ref._id)) known += 1;
-    if (known > 0) {
-      rows += 1;
-      others += known - 1;
+    for (const ref of entry.people) {
+      if (people.has(ref._id)) {
+        rows += 1;
+        break;
+      }
     }
   }
   const radius = rows > 1 ? smallAvatarRadius : avatarRadius;
-  const content = 2 * radius + rows * (pad + 2 * radius) + others * (pad + 2 * smallAvatarRadius);
-  return Math.max(LAYOUT.nodeWidth, content + 2 * pad);
+  const main = node.person ? people.get(node.person._id) : undefined;
+  let r = radius;
+  let half = Math.max(radius, nameColumn(main) / 2);
+  let content = half;
+  for (const entry of node.partners) {
+    let first = true;
+    for (const ref of entry.people) {
+      const person = people.get(ref._id);
+      if (!person) continue;
+      const nextR = first ? radius : smallAvatarRadius;
+      const nextHalf = Math.max(nextR, nameColumn(person) / 2);
+      content += Math.max(r + partnerPadding + nextR, half + nameGap + nextHalf);
+      r = nextR;
+      half = nextHalf;
+      first = false;
+    }
+  }
+  content += half;
+  return Math.max(LAYOUT.nodeWidth, content + 2 * partnerPadding);
 }
 
 /** Where the person and partners of a node go, relative to the node's centre. */
 export function nodeGeometry(node: TreeNode, people: ReadonlyMap<string, Person>): NodeGeometry {
-  const { avatarRadius, smallAvatarRadius, partnerPadding: pad } = LAYOUT;
-  const rows: { type: PartnerType; ids: string[]; row: number }[] = [];
-  node.partners.forEach((entry, row) => {
-    const ids = entry.people.filter((ref) => people.has(ref._id)).map((ref) => ref._id);
-    if (ids.length > 0) rows.push({ type: entry.type, ids, row });
+  const cols = columns(node, people);
+  const centres = [0];
+  for (let i = 1; i < cols.length; i += 1) {
+    centres.push(centres[i - 1]! + step(cols[i - 1]!, cols[i]!));
+  }
+  const left = -cols[0]!.half;
+  const right = centres[centres.length - 1]! + cols[cols.length - 1]!.half;
+  const content = right - left;
+  const width = Math.max(LAYOUT.nodeWidth, content + 2 * LAYOUT.partnerPadding);
+  const shift = -(left + right) / 2;
+  const slots = cols.map((col, i): LayoutSlot => {
+    const slot: LayoutSlot = {
+      personId: col.personId,
+      dx: centres[i]! + shift,
+      r: col.r,
+      row: col.row,
+      nameWidth: Math.max(2 * col.r, 2 * col.half),
+    };
+    if (col.partnerType && i > 0) {
+      slot.partnerType = col.partnerType;
+      // The mark sits halfway between the two avatars' rims.
+      const previous = cols[i - 1]!;
+      slot.markDx = (centres[i - 1]! + previous.r + centres[i]! - col.r) / 2 + shift;
+    }
+    return slot;
   });
-  const radius = rows.length > 1 ? smallAvatarRadius : avatarRadius;
-
-  let content = 2 * radius;
-  for (const { ids } of rows) {
-    ids.forEach((_, i) => {
-      content += pad + 2 * (i === 0 ? radius : smallAvatarRadius);
-    });
-  }
-  const width = Math.max(LAYOUT.nodeWidth, content + 2 * pad);
-
-  let cursor = -content / 2;
-  const personId = node.person && people.has(node.person._id) ? node.person._id : null;
-  const slots: LayoutSlot[] = [{ personId, dx: cursor + radius, r: radius, row: -1 }];
-  cursor += 2 * radius;
-  for (const { type, ids, row } of rows) {
-    ids.forEach((id, i) => {
-      const r = i === 0 ? radius : smallAvatarRadius;
-      cursor += pad;
-      const slot: LayoutSlot = { personId: id, dx: cursor + r, r, row };
-      if (i === 0) {
-        slot.partnerType = type;
-        slot.markDx = cursor - pad / 2;
-      }
-      slots.push(slot);
-      cursor += 2 * r;
-    });
-  }
-
   return { width, slots };
 }
 
@@ -159,6 +245,7 @@ const round = (value: number) => Math.round(value * 100) / 100;
  */
 class Link implements FamilyLink {
   private path: string | undefined;
+  private adoptedPath = "";
 
   constructor(
     private readonly nodes: readonly LayoutNode[],
@@ -172,27 +259,56 @@ class Link implements FamilyLink {
   ) {}
 
   get d(): string {
-    this.path ??= familyPath(this.nodes, this.parent, this.firstChild, this.childCount);
+    if (this.path === undefined) {
+      const paths = familyPath(this.nodes, this.parent, this.firstChild, this.childCount);
+      this.path = paths.d;
+      this.adoptedPath = paths.adopted;
+    }
     return this.path;
+  }
+
+  get adoptedD(): string {
+    void this.d;
+    return this.adoptedPath;
   }
 }
 
-/** The path from a parent down to its children that are not hidden (there is at least one). */
+/**
+ * Whether a child hangs under its parent node by adoption: the node's Sim is among the child's
+ * adoptive parents and not its biological ones, or the child has adoptive parents only.
+ */
+export function isAdopted(child: TreeNode, parent: TreeNode): boolean {
+  if (child.adoptiveParents.length === 0) return false;
+  const id = parent.person?._id;
+  if (id !== undefined && child.adoptiveParents.some((ref) => ref._id === id)) {
+    return !child.parents.some((ref) => ref._id === id);
+  }
+  return child.parents.length === 0;
+}
+
+/**
+ * The path from a parent down to its children that are not hidden (there is at least one), and
+ * apart from it the drops to adopted children.
+ */
 function familyPath(
   nodes: readonly LayoutNode[],
   parent: number,
   firstChild: number,
   childCount: number,
-): string {
+): { d: string; adopted: string } {
   const { generationDepth, nodeHeight, nameSpace } = LAYOUT;
   const parentNode = nodes[parent]!;
   const top = parentNode.y + nodeHeight / 2 + nameSpace;
   const childTop = parentNode.y + generationDepth - nodeHeight / 2;
   const middle = round((top + childTop) / 2);
   const xs: number[] = [];
+  const adoptedXs: number[] = [];
   for (let i = firstChild; i < firstChild + childCount; i += 1) {
     const child = nodes[i]!;
-    if (!child.node.hidden) xs.push(round(child.x));
+    if (child.node.hidden) continue;
+    const x = round(child.x);
+    xs.push(x);
+    if (isAdopted(child.node, parentNode.node)) adoptedXs.push(x);
   }
   const first = xs[0]!;
   const last = xs[xs.length - 1]!;
@@ -201,8 +317,13 @@ function familyPath(
   if (first !== last || first !== px) {
     d += `M${Math.min(first, px)},${middle}H${Math.max(last, px)}`;
   }
-  for (const x of xs) d += `M${x},${middle}V${childTop}`;
-  return d;
+  let adopted = "";
+  for (const x of xs) {
+    const drop = `M${x},${middle}V${childTop}`;
+    if (adoptedXs.includes(x)) adopted += drop;
+    else d += drop;
+  }
+  return { d, adopted };
 }
 
 /**
