@@ -36,11 +36,14 @@ function run(script: string, port: number): Promise<{ code: number | null; outpu
         JWT_SECRET,
       },
       stdio: ["ignore", "pipe", "pipe"],
+      // Its own process group, so that a start that is not refused (tsx and the server it runs)
+      // can be stopped whole.
+      detached: true,
     });
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    const timer = setTimeout(() => child.kill("SIGKILL"), 120_000);
+    const timer = setTimeout(() => process.kill(-child.pid!, "SIGKILL"), 60_000);
     child.on("exit", (code) => {
       clearTimeout(timer);
       resolve({ code, output });
