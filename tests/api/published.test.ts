@@ -2,7 +2,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Person } from "@/lib/schemas/person";
 import { type Tree, type TreeNode, emptyNode } from "@/lib/schemas/tree";
 import { ApiError } from "@/lib/server/errors";
+import sharp from "sharp";
 import { countPublicView, flushPublicViews } from "@/lib/server/published/count-public-view";
+import { ogImageKey } from "@/lib/server/published/og-image-file";
+import { getStorage } from "@/lib/server/storage";
 import { type PublishStatus, getPublishStatus } from "@/lib/server/published/get-publish-status";
 import {
   type PublishedTreeView,
@@ -79,6 +82,27 @@ describe("PUT /api/published/{treeId}", () => {
       "lastPublishDate",
       "viewCount",
     ]);
+  });
+
+  it("draws and stores the Open Graph card when publishing, and removes it when unpublishing", async () => {
+    const tree = await createTree(owner.token, { title: "The Pancakes" });
+    const key = ogImageKey(tree._id);
+    expect(await getStorage().exists(key)).toBe(false);
+    expect((await publish(tree._id)).status).toBe(200);
+    // Right after publishing: a stored file, served as it is.
+    const stored = await getStorage().get(key);
+    expect(stored?.contentType).toBe("image/png");
+    const bytes = await stored!.bytes();
+    expect(await sharp(bytes).metadata()).toMatchObject({
+      format: "png",
+      width: 1200,
+      height: 630,
+    });
+    const served = await api.get(`/api/published/${tree._id}/og`);
+    expect(served.status).toBe(200);
+    expect(served.bytes.equals(bytes)).toBe(true);
+    await api.delete(publishedPath(tree._id), undefined, { token: owner.token });
+    expect(await getStorage().exists(key)).toBe(false);
   });
 
   it("accepts an empty JSON body too", async () => {
