@@ -20,6 +20,7 @@ import { objectId } from "@/lib/schemas/common";
 import { apiSecurityHeaders } from "@/lib/security-headers";
 import { BodyCache } from "./body-cache";
 import {
+  onPublicationChange,
   PUBLIC_PAGE_CACHE_CONTROL,
   RENDER_HEADER,
   SNAPSHOT_CACHE_CONTROL,
@@ -131,6 +132,14 @@ export function createPublicPages(options: PublicPagesOptions): PublicPages {
   const published = new Map<string, { version: number | null; checkedAt: number }>();
   const checking = new Map<string, Promise<number | null>>();
   const rendering = new Map<string, Promise<Page | null>>();
+  // A publish or unpublish in this process is seen at once; in another instance, within CHECK_MS.
+  // A check that began before the change must not store what it read.
+  let changes = 0;
+  onPublicationChange((treeId) => {
+    changes += 1;
+    published.delete(treeId);
+    checking.delete(treeId);
+  });
 
   async function currentVersion(treeId: string): Promise<number | null> {
     const known = published.get(treeId);
@@ -138,6 +147,7 @@ export function createPublicPages(options: PublicPagesOptions): PublicPages {
     let check = checking.get(treeId);
     if (!check) {
       const checkedAt = now();
+      const changesBefore = changes;
       check = pool
         .query<{ publishedAt: string }>({
           name: "heirloom_published_version",
@@ -146,13 +156,15 @@ export function createPublicPages(options: PublicPagesOptions): PublicPages {
         })
         .then(({ rows }) => {
           const version = rows[0] ? Number(rows[0].publishedAt) : null;
-          published.set(treeId, { version, checkedAt });
+          if (changes === changesBefore) published.set(treeId, { version, checkedAt });
           if (version === null) pages.delete(treeId);
           // Bound the map: trees nobody reads any more are forgotten.
           if (published.size > 100_000) published.clear();
           return version;
         })
-        .finally(() => checking.delete(treeId));
+        .finally(() => {
+          if (checking.get(treeId) === check) checking.delete(treeId);
+        });
       checking.set(treeId, check);
     }
     return check;

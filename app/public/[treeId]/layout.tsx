@@ -65,8 +65,9 @@ export default async function PublicTreeLayout({ params, children }: Props) {
 
   return (
     <div className="min-h-dvh">
-      <header className="border-b border-plum-100 bg-white">
-        <div className="mx-auto flex h-14 max-w-screen-2xl items-center gap-3 px-3 sm:gap-4 sm:px-4">
+      {/* 3.5rem with its border, so the canvas under it ends at the bottom of the screen */}
+      <header className="h-14 border-b border-plum-100 bg-white">
+        <div className="mx-auto flex h-full max-w-screen-2xl items-center gap-3 px-3 sm:gap-4 sm:px-4">
           <IntentLink
             href="/"
             className="shrink-0 font-bold text-plum-700 hover:text-plum-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-plum-500"

@@ -1,4 +1,5 @@
 import { headers } from "next/headers";
+import { IntentLink } from "@/components/ui/intent-link";
 import { countView } from "@/components/public-tree/count-view";
 import { FirstGenerations } from "@/components/public-tree/first-generations";
 import { htmlToPlainText, truncateText } from "@/components/public-tree/plain-text";
@@ -24,18 +25,28 @@ export default async function PublicTreeCanvasPage({ params }: Props) {
   if (!(await headers()).has(RENDER_HEADER)) countView(treeId);
   const peopleById = new Map(view.people.map((person) => [person._id, person]));
   const description = truncateText(htmlToPlainText(view.description), DESCRIPTION_IN_PAGE);
+  const listHref = `/public/${encodeURIComponent(view._id)}/list`;
   return (
-    <section aria-label="Family tree" className="relative h-[calc(100dvh-3.5rem)] bg-plum-50">
-      <PublicTreeLoader snapshotUrl={snapshotPath(view._id, view.lastPublishDate)}>
-        {description ? (
-          <p className="max-w-prose px-4 pt-4 text-sm text-neutral-700">{description}</p>
-        ) : null}
-        <FirstGenerations
-          data={view.data}
-          people={peopleById}
-          listHref={`/public/${encodeURIComponent(view._id)}/list`}
-        />
-      </PublicTreeLoader>
-    </section>
+    <>
+      <section aria-label="Family tree" className="relative h-[calc(100dvh-3.5rem)] bg-plum-50">
+        <PublicTreeLoader snapshotUrl={snapshotPath(view._id, view.lastPublishDate)}>
+          <FirstGenerations data={view.data} people={peopleById} listHref={listHref} />
+        </PublicTreeLoader>
+      </section>
+      <footer className="mx-auto max-w-screen-2xl space-y-2 px-4 py-6 text-sm text-neutral-700">
+        {description ? <p className="max-w-prose">{description}</p> : null}
+        <p>
+          A read-only family tree, published with{" "}
+          <IntentLink href="/" className="font-medium text-plum-700 underline">
+            Heirloom
+          </IntentLink>
+          . See{" "}
+          <a href={listHref} className="font-medium text-plum-700 underline">
+            every Sim as a list
+          </a>
+          .
+        </p>
+      </footer>
+    </>
   );
 }

@@ -4,6 +4,7 @@ import { notFound } from "@/lib/server/errors";
 import { TREE_NOT_FOUND } from "@/lib/server/trees/get-tree";
 import { type PublishStatus, serializePublishStatus } from "./get-publish-status";
 import { storeOgImage } from "./og-image-file";
+import { publicationChanged } from "./snapshot-url";
 
 /**
  * Stores a snapshot of the owner's tree (title, description, cover, data) and its people as they
@@ -60,6 +61,7 @@ export async function publishTree(ownerId: string, treeId: string): Promise<Publ
       "tree" ->> 'cover' AS "cover", jsonb_array_length("people") AS "sims"`;
   const row = rows[0];
   if (!row) throw notFound(TREE_NOT_FOUND);
+  publicationChanged(treeId);
   await storeOgImage(treeId, { title: row.title, cover: row.cover, sims: row.sims });
   return serializePublishStatus(row);
 }

@@ -32,3 +32,26 @@ export const SNAPSHOT_CACHE_CONTROL = "public, max-age=31536000, immutable";
 
 /** The header that marks the production server's own render of a page, so that it reaches Next. */
 export const RENDER_HEADER = "x-heirloom-render";
+
+type GlobalWithListeners = typeof globalThis & {
+  __heirloomPublicationListeners?: Set<(treeId: string) => void>;
+};
+
+/**
+ * Calls `listener` whenever this process publishes or unpublishes a tree, so that the production
+ * server's kept pages (lib/server/public-pages.ts) see it at once; other instances see it within
+ * their next check. Answers a function that removes the listener.
+ */
+export function onPublicationChange(listener: (treeId: string) => void): () => void {
+  const g = globalThis as GlobalWithListeners;
+  g.__heirloomPublicationListeners ??= new Set();
+  g.__heirloomPublicationListeners.add(listener);
+  return () => g.__heirloomPublicationListeners?.delete(listener);
+}
+
+/** Tells this process's listeners that a tree was published, republished or unpublished. */
+export function publicationChanged(treeId: string): void {
+  for (const listener of (globalThis as GlobalWithListeners).__heirloomPublicationListeners ?? []) {
+    listener(treeId);
+  }
+}

@@ -3,6 +3,7 @@ import { db } from "@/lib/server/db";
 import { notFound } from "@/lib/server/errors";
 import { NOT_PUBLISHED } from "./get-publish-status";
 import { deleteOgImage } from "./og-image-file";
+import { publicationChanged } from "./snapshot-url";
 
 /**
  * Deletes the owner's public copy and its Open Graph card; 404 when there is none. It works from
@@ -11,5 +12,6 @@ import { deleteOgImage } from "./og-image-file";
 export async function unpublishTree(ownerId: string, treeId: string): Promise<void> {
   const { count } = await db.publishedTree.deleteMany({ where: { treeId, ownerId } });
   if (count === 0) throw notFound(NOT_PUBLISHED);
+  publicationChanged(treeId);
   await deleteOgImage(treeId);
 }
