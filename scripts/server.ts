@@ -1,12 +1,20 @@
 // The production server: Next's request handler behind node:http, so that the client address
 // comes from the socket (not a header anyone can send) and PGlite is closed cleanly on exit.
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { randomUUID } from "node:crypto";
+import { createServer, request, type IncomingMessage, type ServerResponse } from "node:http";
 import path from "node:path";
 import next from "next";
 import { getEnv } from "../lib/env";
 import { createFastReads } from "../lib/server/fast-reads";
 import { createStaticAssets } from "../lib/server/static-assets";
 import { getPgPool } from "../lib/server/pg-pool";
+import { createPublicPages, RENDER_HEADER, type RenderedPage } from "../lib/server/public-pages";
+import {
+  existingViewCounter,
+  processViewCounter,
+  VIEW_COUNT_FLUSH_SQL,
+  ViewCounter,
+} from "../lib/server/published/view-counter";
 import { processLogger } from "../lib/server/process-logger";
 import { answerClientError, answerConnect, answerUnsupportedMethod } from "./lib/methods";
 
@@ -33,6 +41,52 @@ export async function startServer(options: { dev?: boolean } = {}) {
           logger: processLogger(),
         })
       : null;
+  // Published trees from memory (ADR 014): each page is rendered by Next once per publication,
+  // through a request to this very server that carries a secret only this process knows.
+  const renderSecret = randomUUID();
+  const renderPage = (pagePath: string) =>
+    new Promise<RenderedPage>((resolve, reject) => {
+      const ask = request(
+        {
+          host: "127.0.0.1",
+          port: env.PORT,
+          path: pagePath,
+          headers: { [RENDER_HEADER]: renderSecret, "accept-encoding": "identity" },
+        },
+        (answer) => {
+          const chunks: Buffer[] = [];
+          answer.on("data", (chunk: Buffer) => chunks.push(chunk));
+          answer.on("error", reject);
+          answer.on("end", () =>
+            resolve({
+              status: answer.statusCode ?? 500,
+              headers: answer.headers,
+              body: Buffer.concat(chunks),
+            }),
+          );
+        },
+      );
+      ask.on("error", reject);
+      ask.end();
+    });
+  const publicPages = fastReads
+    ? createPublicPages({
+        pool: getPgPool(env.DATABASE_URL!),
+        render: renderPage,
+        renderSecret,
+        views: processViewCounter(
+          () =>
+            new ViewCounter(
+              async (treeIds, counts) => {
+                await getPgPool(env.DATABASE_URL!).query(VIEW_COUNT_FLUSH_SQL, [treeIds, counts]);
+              },
+              (error) =>
+                processLogger().error({ err: error }, "could not write public view counts"),
+            ),
+        ),
+        logger: processLogger(),
+      })
+    : null;
   const toNext = (req: IncomingMessage, res: ServerResponse) => {
     const socketAddress = req.socket.remoteAddress ?? "unknown";
     if (!env.TRUST_PROXY || !req.headers["x-forwarded-for"]) {
@@ -48,6 +102,7 @@ export async function startServer(options: { dev?: boolean } = {}) {
   const inFront = async (req: IncomingMessage, res: ServerResponse) =>
     (await answerUnsupportedMethod(req, res, env.PORT)) ||
     ((await staticAssets?.(req, res)) ?? false) ||
+    ((await publicPages?.(req, res)) ?? false) ||
     ((await fastReads?.(req, res)) ?? false);
   const server = createServer((req, res) => {
     // An answer given before the body was read (413, 503, 401 to a large upload): Node would go on
@@ -86,7 +141,10 @@ export async function startServer(options: { dev?: boolean } = {}) {
     server.close();
     server.closeAllConnections();
     const db = (globalThis as GlobalWithDb).__heirloomDb;
-    void Promise.resolve(db?.$disconnect())
+    // The views counted since the last batch are written before the database goes (ADR 014).
+    void Promise.resolve(existingViewCounter()?.close())
+      .catch(() => undefined)
+      .then(() => db?.$disconnect())
       .catch(() => undefined)
       .finally(() => process.exit(0));
   };

@@ -104,6 +104,11 @@ function NodeItem({ node, context }: { node: TreeNode; context: NodeContext }) {
       people: entry.people.flatMap((ref) => context.byId.get(ref._id) ?? []),
     }))
     .filter((entry) => entry.people.length > 0);
+  // Adoptive parents are named on the child, so that adoption is not read as birth (#15).
+  const adoptive = node.adoptiveParents.flatMap((ref) => {
+    const parent = context.byId.get(ref._id);
+    return parent ? [fullName(parent)] : [];
+  });
   return (
     <li className="space-y-2">
       <div className="flex flex-wrap items-center gap-2 rounded-lg border border-plum-100 bg-white p-2 shadow-sm">
@@ -112,6 +117,11 @@ function NodeItem({ node, context }: { node: TreeNode; context: NodeContext }) {
         ) : (
           <span className="px-2 text-sm text-neutral-500 italic">Unknown Sim</span>
         )}
+        {adoptive.length > 0 ? (
+          <span className="border-plum-400 text-plum-800 rounded-full border border-dashed px-2 py-0.5 text-xs font-medium">
+            Adopted by {adoptive.join(" and ")}
+          </span>
+        ) : null}
         {partners.map((entry, index) => (
           <span key={index} className="flex flex-wrap items-center gap-2">
             <span className="text-xs font-medium tracking-wide text-plum-700 uppercase">

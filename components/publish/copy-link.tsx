@@ -1,10 +1,21 @@
 "use client";
 import { useEffect, useId, useRef, useState } from "react";
-import { Button } from "@/components/ui/button";
+import { Button, buttonClasses } from "@/components/ui/button";
 import { inputClasses } from "@/components/ui/text-field";
 
-/** A read-only URL field with a Copy button; the outcome is announced next to it. */
-export function CopyLink({ label, url }: { label: string; url: string }) {
+/**
+ * A read-only URL field with a Copy button, and an Open button when `openLabel` is given; the
+ * outcome of Copy is announced next to it.
+ */
+export function CopyLink({
+  label,
+  url,
+  openLabel,
+}: {
+  label: string;
+  url: string;
+  openLabel?: string;
+}) {
   const id = useId();
   const inputRef = useRef<HTMLInputElement>(null);
   const [status, setStatus] = useState<"idle" | "copied" | "manual">("idle");
@@ -43,6 +54,16 @@ export function CopyLink({ label, url }: { label: string; url: string }) {
         <Button variant="secondary" onClick={() => void copy()}>
           Copy
         </Button>
+        {openLabel ? (
+          <a
+            href={url}
+            target="_blank"
+            rel="noopener"
+            className={buttonClasses({ variant: "secondary" })}
+          >
+            {openLabel}
+          </a>
+        ) : null}
       </div>
       <p role="status" className="min-h-5 text-sm text-neutral-700">
         {status === "copied" ? "Link copied to your clipboard." : null}

@@ -34,6 +34,16 @@ async function loadPublishStatus(treeId: string): Promise<PublishStatus | null> 
   }
 }
 
+/** What Save Settings will do, from the tree's real state and the checkbox (#15). */
+export function saveHint(published: boolean, isPublic: boolean): string {
+  if (published && isPublic) {
+    return "Saving publishes a fresh snapshot of your tree as it is now, in place of the current public copy.";
+  }
+  if (published) return "Saving removes the public copy, and its link stops working.";
+  if (isPublic) return "Saving publishes a snapshot of your tree as it is now.";
+  return "This tree has no public copy. Tick Is Public and save to publish it.";
+}
+
 /** The publish page (SPEC.md section 2): publishes a snapshot of the tree, or unpublishes it. */
 export function PublishSettings({ treeId }: { treeId: string }) {
   const { ready } = useSession();
@@ -139,11 +149,15 @@ export function PublishSettings({ treeId }: { treeId: string }) {
           ) : null}
         </section>
         <div className="space-y-2">
-          <CopyLink label="Public URL" url={publicUrl} />
+          <CopyLink
+            label="Public URL"
+            url={publicUrl}
+            openLabel={published ? "Open public page" : undefined}
+          />
           <p className="text-sm text-neutral-600">
-            Share this link with anyone. It works only while the tree is public; if you unpublish,
-            visitors see a page that does not exist. Deleting the tree keeps its public copy unless
-            you unpublish it first.
+            {published
+              ? "Share this link with anyone. It works while the tree is public; if you unpublish, visitors see a page that does not exist. Deleting the tree keeps its public copy unless you unpublish it first."
+              : "This will be the tree's public link. It works once you publish the tree; until then, visitors see a page that does not exist."}
           </p>
         </div>
         <Form onSubmit={onSave} aria-label="Publish settings">
@@ -159,11 +173,7 @@ export function PublishSettings({ treeId }: { treeId: string }) {
               Is Public
             </label>
           </div>
-          <p className="text-sm text-neutral-600">
-            {isPublic
-              ? "Saving publishes a fresh snapshot of your tree as it is now."
-              : "Saving removes the public copy."}
-          </p>
+          <p className="text-sm text-neutral-600">{saveHint(published !== null, isPublic)}</p>
           <FormActions>
             <SubmitButton>Save Settings</SubmitButton>
             <LinkButton variant="secondary" href={`/trees/${treeId}`}>

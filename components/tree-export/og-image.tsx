@@ -1,13 +1,19 @@
 import "server-only";
 import { ImageResponse } from "next/og";
 import { logger } from "@/lib/server/logger";
-import type { PublishedTreeView } from "@/lib/server/published/get-published-tree";
 import { getResizedImage } from "@/lib/server/uploads/get-resized-image";
 import { ogText, simCount } from "./og-text";
 
+/** What the card shows: the tree's title, its cover (an image name) and how many Sims it holds. */
+export interface OgCard {
+  title: string;
+  cover: string | null;
+  sims: number;
+}
+
 export const OG_SIZE = { width: 1200, height: 630 } as const;
 /** Scrapers may keep the image a while; a republish changes its address (?v=). */
-const OG_CACHE = "public, max-age=3600";
+export const OG_CACHE = "public, max-age=3600";
 
 /** The tree's cover, 1200×640 as the server already makes it, as a data: URI; null if missing. */
 async function coverDataUri(cover: string): Promise<string | null> {
@@ -30,10 +36,10 @@ const PLUM = { 50: "#faf5fa", 100: "#f3e8f3", 200: "#e6cfe6", 600: "#743b74", 90
  * The Open Graph image of a published tree: its title, its cover and how many Sims it holds,
  * drawn by next/og with the font it bundles (no font or emoji is fetched).
  */
-export async function renderTreeOgImage(view: PublishedTreeView): Promise<ImageResponse> {
-  const title = ogText(view.tree.title) || "A Sims family tree";
-  const cover = view.tree.cover ? await coverDataUri(view.tree.cover) : null;
-  const count = simCount(view.people.length);
+export async function renderTreeOgImage(view: OgCard): Promise<ImageResponse> {
+  const title = ogText(view.title) || "A Sims family tree";
+  const cover = view.cover ? await coverDataUri(view.cover) : null;
+  const count = simCount(view.sims);
   const titleSize = title.length > 60 ? 48 : title.length > 30 ? 60 : 76;
 
   return new ImageResponse(

@@ -1,5 +1,5 @@
 "use client";
-import { useMemo } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { TreeWorkspace } from "@/components/tree-editor/tree-workspace";
 import type { Person } from "@/lib/schemas/person";
 import type { Tree } from "@/lib/schemas/tree";
@@ -12,15 +12,47 @@ export interface PublicTreeViewProps {
   initialPersonId?: string | null;
 }
 
+/** How long the "hold Ctrl to zoom" hint stays after the wheel last scrolled past the tree. */
+const HINT_MS = 1_500;
+
 /**
  * The read-only canvas of a published tree: no buttons or node backgrounds, panels at the top,
  * no Edit link. It fills its container, which must have a height.
+ *
+ * As map widgets do, the wheel scrolls the page and only zooms the tree while the canvas has
+ * focus (after a click or Tab) or while Ctrl (⌘ on a Mac) is held; a hint says so.
  */
 export function PublicTreeView({ tree, people, initialPersonId }: PublicTreeViewProps) {
   const peopleById = useMemo(() => new Map(people.map((person) => [person._id, person])), [people]);
   const layout = useMemo(() => layoutTree(tree.data, peopleById), [tree.data, peopleById]);
+  const frame = useRef<HTMLDivElement>(null);
+  const [hint, setHint] = useState(false);
+
+  useEffect(() => {
+    const element = frame.current;
+    if (!element) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    // Capturing on the frame runs before the canvas's own (zooming) wheel listener; stopping the
+    // event here, without preventDefault, leaves the browser to scroll the page.
+    const onWheel = (event: WheelEvent) => {
+      const canvas = element.querySelector("svg[role=application]");
+      const focused = canvas !== null && canvas === document.activeElement;
+      if (focused || event.ctrlKey || event.metaKey) return;
+      if (!canvas?.contains(event.target as Node)) return;
+      event.stopPropagation();
+      setHint(true);
+      clearTimeout(timer);
+      timer = setTimeout(() => setHint(false), HINT_MS);
+    };
+    element.addEventListener("wheel", onWheel, { capture: true, passive: true });
+    return () => {
+      element.removeEventListener("wheel", onWheel, { capture: true });
+      clearTimeout(timer);
+    };
+  }, []);
+
   return (
-    <div className="relative flex h-full min-h-[420px] flex-col overflow-hidden">
+    <div ref={frame} className="relative flex h-full min-h-[320px] flex-col overflow-hidden">
       <TreeWorkspace
         treeId={tree._id}
         info={tree}
@@ -31,6 +63,14 @@ export function PublicTreeView({ tree, people, initialPersonId }: PublicTreeView
         panelTop={0}
         initialPersonId={initialPersonId}
       />
+      <p
+        role="status"
+        className={`pointer-events-none absolute bottom-3 left-1/2 z-10 -translate-x-1/2 rounded-full bg-plum-900/85 px-4 py-2 text-sm text-white shadow transition-opacity ${
+          hint ? "opacity-100" : "opacity-0"
+        }`}
+      >
+        {hint ? "To zoom, hold Ctrl while scrolling, or click the tree first" : ""}
+      </p>
     </div>
   );
 }

@@ -121,7 +121,7 @@ describe("descriptions and bios are sanitized", () => {
     expectSafe(people.body[0]!.bio);
     await api.put(`/api/published/${created.body._id}`, undefined, { token: owner.token });
     const published = await api.get<PublishedTreeView>(`/api/published/${created.body._id}`);
-    expectSafe(published.body.tree.description);
+    expectSafe(published.body.description);
     expectSafe(published.body.people[0]!.bio);
   });
 
@@ -194,6 +194,6 @@ describe("plain text fields are stored verbatim", () => {
     expect(linked.body).toEqual({ ...person, links });
 
     const published = await api.get<PublishedTreeView>(`/api/published/${created.body._id}`);
-    expect(published.body.tree.title).toBe(payload);
+    expect(published.body.title).toBe(payload);
   });
 });

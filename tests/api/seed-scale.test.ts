@@ -134,9 +134,9 @@ describe("seed:scale", () => {
     const { treeId } = (
       await pool.query<{ treeId: string }>(`SELECT "treeId" FROM "PublishedTree" LIMIT 1`)
     ).rows[0]!;
-    const published = await api.get<{ tree: { _id: string } }>(`/api/published/${treeId}`);
+    const published = await api.get<{ _id: string }>(`/api/published/${treeId}`);
     expect(published.status).toBe(200);
-    expect(published.body.tree._id).toBe(treeId);
+    expect(published.body._id).toBe(treeId);
   });
 
   it("refuses a database with users in it unless told to append or reset", async () => {

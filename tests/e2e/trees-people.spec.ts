@@ -451,7 +451,8 @@ test("a player builds a tree of Sims, publishes it, shares it and unpublishes it
 
   await test.step("the owner sees the views, then unpublishes", async () => {
     // Three server renders of the public page above; opening details in place is not one.
-    expect(await viewCountOf(request, treeId)).toBe(3);
+    // Views are written in batches every few seconds (ADR 014).
+    await expect.poll(() => viewCountOf(request, treeId), { timeout: 10_000 }).toBe(3);
     await page.goto(`/trees/${treeId}/publish`);
     await expect(page.getByText("The public page has been viewed 3 times.")).toBeVisible();
     const isPublic = page.getByRole("checkbox", { name: "Is Public" });
@@ -526,7 +527,7 @@ test("a link preview gets the title, description and cover without running JavaS
     const image = attribute(searched, "og:image");
     expect(image).toBe(`${baseURL}/api/upload/1200x640/${cover}`);
     // Each render of the page counts one view.
-    expect(await viewCountOf(request, tree._id)).toBe(before + 1);
+    await expect.poll(() => viewCountOf(request, tree._id), { timeout: 10_000 }).toBe(before + 1);
 
     const picture = await request.get(image!);
     expect(picture.status()).toBe(200);

@@ -47,11 +47,11 @@ describe("trees on embedded PGlite", () => {
     expect(after.body.data.person).toEqual({ _id: founder._id });
 
     expect((await api.put(`/api/published/${tree._id}`, undefined, { token })).status).toBe(200);
-    const published = await api.get<{ tree: { title: string }; people: { firstName: string }[] }>(
+    const published = await api.get<{ title: string; people: { firstName: string }[] }>(
       `/api/published/${tree._id}`,
     );
     expect(published.status).toBe(200);
-    expect(published.body.tree.title).toBe("PGlite Legacy");
+    expect(published.body.title).toBe("PGlite Legacy");
     expect(published.body.people.map((p) => p.firstName)).toEqual(["Founder"]);
   });
 });

@@ -1,28 +1,52 @@
-import { PublicTreeView } from "@/components/tree-view/public-tree-view";
+import { headers } from "next/headers";
+import { IntentLink } from "@/components/ui/intent-link";
 import { countView } from "@/components/public-tree/count-view";
+import { FirstGenerations } from "@/components/public-tree/first-generations";
+import { htmlToPlainText, truncateText } from "@/components/public-tree/plain-text";
+import { PublicTreeLoader } from "@/components/tree-view/public-tree-loader";
 import { loadPublicTree } from "@/lib/server/published/load-public-tree";
+import { RENDER_HEADER, snapshotPath } from "@/lib/server/published/snapshot-url";
 
-type Props = {
-  params: Promise<{ treeId: string }>;
-  searchParams: Promise<{ p?: string | string[] }>;
-};
+type Props = { params: Promise<{ treeId: string }> };
 
-/** The published tree on the read-only canvas; ?p= opens that Sim's panel, centred. */
-export default async function PublicTreeCanvasPage({ params, searchParams }: Props) {
+/** The description as the page's HTML carries it; the Tree Info panel shows all of it. */
+const DESCRIPTION_IN_PAGE = 400;
+
+/**
+ * The published tree on the read-only canvas, filling the screen under the bar. The HTML is the
+ * same for every reader (the production server keeps it per publication, ADR 014): it names the
+ * first generations, and the canvas loads the whole tree from the cached snapshot. ?p= is read by
+ * the canvas in the browser: that Sim is centred with their panel open.
+ */
+export default async function PublicTreeCanvasPage({ params }: Props) {
   const { treeId } = await params;
-  const { p } = await searchParams;
-  const { tree, people } = await loadPublicTree(treeId);
-  await countView(treeId);
+  const view = await loadPublicTree(treeId);
+  // The production server counts the views of the pages it keeps; this render is for it.
+  if (!(await headers()).has(RENDER_HEADER)) countView(treeId);
+  const peopleById = new Map(view.people.map((person) => [person._id, person]));
+  const description = truncateText(htmlToPlainText(view.description), DESCRIPTION_IN_PAGE);
+  const listHref = `/public/${encodeURIComponent(view._id)}/list`;
   return (
-    <section
-      aria-label="Family tree"
-      className="h-[75vh] overflow-hidden rounded-lg border border-plum-100 bg-white"
-    >
-      <PublicTreeView
-        tree={tree}
-        people={people}
-        initialPersonId={typeof p === "string" ? p : null}
-      />
-    </section>
+    <>
+      <section aria-label="Family tree" className="relative h-[calc(100dvh-3.5rem)] bg-plum-50">
+        <PublicTreeLoader snapshotUrl={snapshotPath(view._id, view.lastPublishDate)}>
+          <FirstGenerations data={view.data} people={peopleById} listHref={listHref} />
+        </PublicTreeLoader>
+      </section>
+      <footer className="mx-auto max-w-screen-2xl space-y-2 px-4 py-6 text-sm text-neutral-700">
+        {description ? <p className="max-w-prose">{description}</p> : null}
+        <p>
+          A read-only family tree, published with{" "}
+          <IntentLink href="/" className="font-medium text-plum-700 underline">
+            Heirloom
+          </IntentLink>
+          . See{" "}
+          <a href={listHref} className="font-medium text-plum-700 underline">
+            every Sim as a list
+          </a>
+          .
+        </p>
+      </footer>
+    </>
   );
 }

@@ -1,17 +1,30 @@
 import "server-only";
 import { objectId } from "@/lib/schemas/common";
 import { db } from "@/lib/server/db";
+import { logger } from "@/lib/server/logger";
+import { processViewCounter, VIEW_COUNT_FLUSH_SQL, ViewCounter } from "./view-counter";
+
+const views = () =>
+  processViewCounter(
+    () =>
+      new ViewCounter(
+        async (treeIds, counts) => {
+          await db.$executeRawUnsafe(VIEW_COUNT_FLUSH_SQL, treeIds, counts);
+        },
+        (error) => logger.error({ err: error }, "could not write public view counts"),
+      ),
+  );
 
 /**
- * Counts one view of a public tree, atomically in the database (no read-modify-write, so
- * concurrent views are never lost). Nothing about the viewer is stored. Answers whether the tree
- * is published (an unpublished tree counts nothing).
+ * Counts one view of a public tree, in memory: the process's counter writes the counts in batches
+ * every few seconds (ADR 014). Nothing about the viewer is kept. A tree that is not published
+ * gains nothing when the batch is written.
  */
-export async function countPublicView(treeId: string): Promise<boolean> {
-  if (!objectId.safeParse(treeId).success) return false;
-  const { count } = await db.publishedTree.updateMany({
-    where: { treeId },
-    data: { viewCount: { increment: 1 } },
-  });
-  return count > 0;
+export function countPublicView(treeId: string): void {
+  if (objectId.safeParse(treeId).success) views().count(treeId);
+}
+
+/** Writes the counted views now (tests, and a clean stop). */
+export async function flushPublicViews(): Promise<void> {
+  await views().flush();
 }

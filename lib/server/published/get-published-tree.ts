@@ -4,13 +4,18 @@ import type { Person } from "@/lib/schemas/person";
 import type { Tree } from "@/lib/schemas/tree";
 import { db } from "@/lib/server/db";
 import { notFound } from "@/lib/server/errors";
-import { PUBLISHED_JSON_SQL } from "@/lib/server/sql/reads";
+import { PUBLISHED_JSON_SQL, PUBLISHED_SNAPSHOT_SQL } from "@/lib/server/sql/reads";
 import { NOT_PUBLISHED, type PublishStatus, serializePublishStatus } from "./get-publish-status";
+import { snapshotVersionMs } from "./snapshot-url";
 
-export interface PublishedTreeView extends PublishStatus {
-  tree: Omit<Tree, "version">;
-  people: Person[];
-}
+/**
+ * GET /api/published/{id}: the published tree itself, as the original client reads it
+ * (`answer.data`, `answer.title`), with its people, publish date and view count.
+ */
+export type PublishedTreeView = Omit<Tree, "version"> & { people: Person[] } & PublishStatus;
+
+/** The immutable snapshot the public page loads: the same shape without the moving view count. */
+export type PublishedSnapshot = Omit<PublishedTreeView, "viewCount">;
 
 /** The public copy of a tree, for anyone; 404 "This tree is not published" when there is none. */
 export async function getPublishedTree(treeId: string): Promise<PublishedTreeView> {
@@ -22,21 +27,44 @@ export async function getPublishedTree(treeId: string): Promise<PublishedTreeVie
   if (!row) throw notFound(NOT_PUBLISHED);
   // written by publishTree from validated rows
   const { title, description, cover, data } = row.tree as unknown as Omit<Tree, "_id" | "version">;
+  const { lastPublishDate, viewCount } = serializePublishStatus(row);
   return {
-    ...serializePublishStatus(row),
-    tree: { _id: row.treeId, title, description, cover, data },
+    _id: row.treeId,
+    title,
+    description,
+    cover,
+    data,
     people: row.people as unknown as Person[],
+    lastPublishDate,
+    viewCount,
   };
 }
 
 /**
  * getPublishedTree's answer as JSON text, written by PostgreSQL (same keys in the same order):
- * the snapshot's JSONB is never parsed into objects and stringified again in Node. `publishedAt`
- * is UTC without a zone, so the pattern gives toISOString's form. 404 as getPublishedTree.
+ * the snapshot's JSONB is never parsed into objects and stringified again in Node. 404 as
+ * getPublishedTree.
  */
 export async function getPublishedTreeJson(treeId: string): Promise<string> {
   if (!objectId.safeParse(treeId).success) throw notFound(NOT_PUBLISHED);
   const rows = await db.$queryRawUnsafe<{ json: string }[]>(PUBLISHED_JSON_SQL, treeId);
+  const row = rows[0];
+  if (!row) throw notFound(NOT_PUBLISHED);
+  return row.json;
+}
+
+/**
+ * The snapshot of one publication as JSON text; 404 when the tree is not published, or was
+ * published again since (its version is gone for good).
+ */
+export async function getPublishedSnapshotJson(treeId: string, version: string): Promise<string> {
+  const ms = snapshotVersionMs(version);
+  if (!objectId.safeParse(treeId).success || ms === null) throw notFound(NOT_PUBLISHED);
+  const rows = await db.$queryRawUnsafe<{ json: string }[]>(
+    PUBLISHED_SNAPSHOT_SQL,
+    treeId,
+    String(ms),
+  );
   const row = rows[0];
   if (!row) throw notFound(NOT_PUBLISHED);
   return row.json;

@@ -3,10 +3,13 @@ import { db } from "@/lib/server/db";
 import { notFound } from "@/lib/server/errors";
 import { TREE_NOT_FOUND } from "@/lib/server/trees/get-tree";
 import { type PublishStatus, serializePublishStatus } from "./get-publish-status";
+import { storeOgImage } from "./og-image-file";
+import { publicationChanged } from "./snapshot-url";
 
 /**
  * Stores a snapshot of the owner's tree (title, description, cover, data) and its people as they
- * are now; re-publishing replaces the snapshot and keeps the view count.
+ * are now; re-publishing replaces the snapshot and keeps the view count. Then draws and stores the
+ * tree's Open Graph card, so that link previews are served a file (ADR 014).
  *
  * One SQL statement copies the rows inside PostgreSQL: it sees one consistent snapshot of the tree
  * and its people, and the (possibly megabytes of) JSON never travels through Node (a 10,000-node
@@ -15,7 +18,9 @@ import { type PublishStatus, serializePublishStatus } from "./get-publish-status
  * the two.
  */
 export async function publishTree(ownerId: string, treeId: string): Promise<PublishStatus> {
-  const rows = await db.$queryRaw<{ publishedAt: Date; viewCount: number }[]>`
+  const rows = await db.$queryRaw<
+    { publishedAt: Date; viewCount: number; title: string; cover: string | null; sims: number }[]
+  >`
     INSERT INTO "PublishedTree" ("treeId", "ownerId", "tree", "people", "publishedAt", "updatedAt")
     SELECT t."id", t."ownerId",
       jsonb_build_object(
@@ -37,7 +42,14 @@ export async function publishTree(ownerId: string, treeId: string): Promise<Publ
         ) ORDER BY p."createdAt", p."id")
         FROM "Person" p WHERE p."treeId" = t."id"
       ), '[]'::jsonb),
-      CURRENT_TIMESTAMP, CURRENT_TIMESTAMP
+      -- never the same millisecond as the publication it replaces: the snapshot's address
+      -- (ADR 014) is made from it
+      GREATEST(
+        CURRENT_TIMESTAMP::timestamp(3),
+        (SELECT o."publishedAt" + interval '1 millisecond' FROM "PublishedTree" o
+         WHERE o."treeId" = t."id")
+      ),
+      CURRENT_TIMESTAMP
     FROM "Tree" t
     WHERE t."id" = ${treeId} AND t."ownerId" = ${ownerId} AND t."deletedAt" IS NULL
     ON CONFLICT ("treeId") DO UPDATE SET
@@ -45,8 +57,11 @@ export async function publishTree(ownerId: string, treeId: string): Promise<Publ
       "people" = EXCLUDED."people",
       "publishedAt" = EXCLUDED."publishedAt",
       "updatedAt" = EXCLUDED."updatedAt"
-    RETURNING "publishedAt", "viewCount"`;
+    RETURNING "publishedAt", "viewCount", "tree" ->> 'title' AS "title",
+      "tree" ->> 'cover' AS "cover", jsonb_array_length("people") AS "sims"`;
   const row = rows[0];
   if (!row) throw notFound(TREE_NOT_FOUND);
+  publicationChanged(treeId);
+  await storeOgImage(treeId, { title: row.title, cover: row.cover, sims: row.sims });
   return serializePublishStatus(row);
 }

@@ -83,22 +83,42 @@ export const TREE_GENERATIONS_FOR_SESSION_SQL = `
 /** The work_mem PEOPLE_JSON_SQL wants (see above). */
 export const PEOPLE_WORK_MEM = "64MB";
 
+/** The published tree's own keys, in getPublishedTree's order, as json_build_object arguments. */
+const PUBLISHED_TREE_KEYS = `
+    '_id', p."treeId",
+    'title', p."tree" -> 'title',
+    'description', p."tree" -> 'description',
+    'cover', p."tree" -> 'cover',
+    'data', p."tree" -> 'data',
+    'people', p."people",
+    'lastPublishDate', to_char(p."publishedAt", 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
 /**
- * $1 treeId → GET /api/published/{id}'s answer as JSON text (getPublishedTree's keys in its
- * order). \`publishedAt\` is UTC without a zone, so the pattern gives toISOString's form.
+ * $1 treeId → GET /api/published/{id}'s answer as JSON text: the tree itself, as the original
+ * client reads it (\`answer.data\`, \`answer.title\`), with its people, publish date and view count,
+ * in getPublishedTree's key order. \`publishedAt\` is UTC without a zone, so the pattern gives
+ * toISOString's form.
  */
 export const PUBLISHED_JSON_SQL = `
-  SELECT json_build_object(
-    'lastPublishDate', to_char(p."publishedAt", 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-    'viewCount', p."viewCount",
-    'tree', json_build_object(
-      '_id', p."treeId",
-      'title', p."tree" -> 'title',
-      'description', p."tree" -> 'description',
-      'cover', p."tree" -> 'cover',
-      'data', p."tree" -> 'data'
-    ),
-    'people', p."people"
+  SELECT json_build_object(${PUBLISHED_TREE_KEYS},
+    'viewCount', p."viewCount"
   )::text AS "json"
+  FROM "PublishedTree" p
+  WHERE p."treeId" = $1`;
+
+/**
+ * $1 treeId, $2 publishedAt in epoch milliseconds → the immutable snapshot at
+ * /api/published/{id}/snapshot/{version}: PUBLISHED_JSON_SQL's answer without the view count
+ * (which changes with every view), only while that very publication is the current one.
+ */
+export const PUBLISHED_SNAPSHOT_SQL = `
+  SELECT json_build_object(${PUBLISHED_TREE_KEYS})::text AS "json"
+  FROM "PublishedTree" p
+  WHERE p."treeId" = $1
+    AND floor(extract(epoch FROM p."publishedAt") * 1000)::bigint = $2::bigint`;
+
+/** $1 treeId → when the current publication was made, in epoch milliseconds; no row if none. */
+export const PUBLISHED_VERSION_SQL = `
+  SELECT floor(extract(epoch FROM p."publishedAt") * 1000)::bigint::text AS "publishedAt"
   FROM "PublishedTree" p
   WHERE p."treeId" = $1`;
