@@ -40,6 +40,9 @@ export const SEX_LABELS: Record<string, string> = {
 };
 export const SEX_CODES = new Map(Object.entries(SEX_LABELS).map(([code, label]) => [label, code]));
 
+/** The title suffix of the row that keeps an event's own text ("Birth note"). */
+export const EVENT_TEXT_SUFFIX = "note";
+
 /** The value of an event that happened with neither date nor place. */
 export const HAPPENED = "Yes";
 
@@ -52,9 +55,17 @@ const DATE = new RegExp(`^${DATE_VALUE}$`, "i");
 const LEADING_DATE = new RegExp(`^(${DATE_VALUE})(?:, (.*))?$`, "is");
 const LEADING_PHRASE = /^\(([^()]*)\)(?:, (.*))?$/s;
 
-/** A GEDCOM date as GEDCOM 7 writes it (upper case, BCE), or null when it is not one. */
+/**
+ * A GEDCOM date as GEDCOM 7 writes it (upper case, BCE), or null when it is not one. Real
+ * exports' dotted keywords ("ABT. 1886", "BEF. 1908") and "BET. 1899 - 1905" are read too.
+ */
 export function canonicalDate(text: string): string | null {
-  const squashed = text.trim().replace(/\s+/g, " ");
+  let squashed = text
+    .trim()
+    .replace(/\s+/g, " ")
+    .replace(/^(ABT|CAL|EST|BEF|AFT|BET|FROM|TO|INT)\.(?= )/i, "$1");
+  const dashed = /^BET (.+?) - (.+)$/i.exec(squashed);
+  if (dashed) squashed = `BET ${dashed[1]!} AND ${dashed[2]!}`;
   if (!DATE.test(squashed)) return null;
   return squashed.toUpperCase().replace(/ (?:B\.C\.|BC\b)/g, " BCE");
 }

@@ -13,7 +13,14 @@ import {
   type PartnerType,
   type TreeNode,
 } from "@/lib/schemas/tree";
-import { HAPPENED, SEX_LABELS, SEX_TITLE, TYPED_EVENTS, eventValue } from "./events";
+import {
+  EVENT_TEXT_SUFFIX,
+  HAPPENED,
+  SEX_LABELS,
+  SEX_TITLE,
+  TYPED_EVENTS,
+  eventValue,
+} from "./events";
 import { child, childrenOf, parseGedcomText, type GedcomNode, type ParsedGedcom } from "./parse";
 import { HEIRLOOM_TAGS } from "./tags";
 import type { GedcomWarnings } from "./warnings";
@@ -713,17 +720,33 @@ function typedEventValue(node: GedcomNode): string {
   return eventValue(dateText, child(node, "PLAC")?.value ?? null);
 }
 
-/** One custom row per fact of the INDI: sex and typed events (events.ts), then the rest as text. */
-function factRow(node: GedcomNode): CustomRow | null {
+/**
+ * The custom rows of one fact of the INDI: sex and typed events (events.ts), a typed event's
+ * text (which GEDCOM 5.5.1 does not allow, but Family Tree Maker writes) in a row of its own,
+ * and any other fact as text.
+ */
+function factRows(node: GedcomNode): CustomRow[] {
   const tag = node.tag;
   if (tag === "SEX") {
     const sex = node.value.trim().toUpperCase();
-    return sex ? { title: SEX_TITLE, value: SEX_LABELS[sex] ?? sex } : null;
+    return sex ? [{ title: SEX_TITLE, value: SEX_LABELS[sex] ?? sex }] : [];
   }
   const payload = node.value.trim();
-  if (tag in TYPED_EVENTS && (payload === "" || payload.toUpperCase() === "Y")) {
-    return { title: TYPED_EVENTS[tag]!, value: typedEventValue(node) };
+  if (tag in TYPED_EVENTS) {
+    const title = TYPED_EVENTS[tag]!;
+    const rows = [{ title, value: typedEventValue(node) }];
+    if (payload !== "" && payload.toUpperCase() !== "Y") {
+      rows.push({ title: `${title} ${EVENT_TEXT_SUFFIX}`, value: payload });
+    }
+    return rows;
   }
+  const row = otherFactRow(node);
+  return row ? [row] : [];
+}
+
+/** Attributes, EVEN, FACT and the other events: the payload, the date and the place as text. */
+function otherFactRow(node: GedcomNode): CustomRow | null {
+  const tag = node.tag;
   if (!(tag in FACT_LABELS)) return null;
   let title = FACT_LABELS[tag]!;
   if (tag === "FACT" || tag === "EVEN") title = child(node, "TYPE")?.value.trim() ?? title;
@@ -767,8 +790,8 @@ function importPerson(person: Person, graph: FamilyGraph): ImportedPerson {
   const { firstName, lastName } = importNames(record, custom);
   const lists = { trait: [] as string[], aspiration: [] as string[], lifeState: [] as string[] };
   for (const node of record.children) {
-    const row = factRow(node);
-    if (row) custom.push(row);
+    const rows = factRows(node);
+    if (rows.length > 0) custom.push(...rows);
     else if (node.tag === HEIRLOOM_TAGS.trait) lists.trait.push(node.value);
     else if (node.tag === HEIRLOOM_TAGS.aspiration) lists.aspiration.push(node.value);
     else if (node.tag === HEIRLOOM_TAGS.lifeState) lists.lifeState.push(node.value);
