@@ -415,3 +415,81 @@ describe("parseGedcom on damaged real-world shapes", () => {
     );
   });
 });
+
+describe("parseGedcom opening view (issue 13)", () => {
+  /** A legendary line 12 generations deep, a 40-person family, and a lone couple. */
+  function threeFamilies() {
+    const lines: string[] = [];
+    for (let g = 1; g <= 12; g += 1) {
+      lines.push(`0 @L${g}@ INDI`, `1 NAME Legend${g} /Line/`);
+      if (g > 1) lines.push(`1 FAMC @LF${g - 1}@`);
+      if (g < 12)
+        lines.push(`1 FAMS @LF${g}@`, `0 @LF${g}@ FAM`, `1 HUSB @L${g}@`, `1 CHIL @L${g + 1}@`);
+    }
+    // the big family: a founding couple, 6 children, each married with 4 children
+    lines.push("0 @B0@ INDI", "1 NAME Big /Founder/", "0 @B00@ INDI", "1 NAME Big /Wife/");
+    lines.push("0 @BF@ FAM", "1 HUSB @B0@", "1 WIFE @B00@");
+    for (let c = 1; c <= 6; c += 1) lines.push(`1 CHIL @B${c}@`);
+    for (let c = 1; c <= 6; c += 1) {
+      lines.push(
+        `0 @B${c}@ INDI`,
+        `1 NAME Child${c} /Big/`,
+        `0 @S${c}@ INDI`,
+        `1 NAME Spouse${c} /Other/`,
+      );
+      lines.push(`0 @BF${c}@ FAM`, `1 HUSB @B${c}@`, `1 WIFE @S${c}@`);
+      for (let k = 1; k <= 4; k += 1) lines.push(`1 CHIL @G${c}_${k}@`);
+      for (let k = 1; k <= 4; k += 1)
+        lines.push(`0 @G${c}_${k}@ INDI`, `1 NAME Grand${c}${k} /Big/`);
+    }
+    lines.push("0 @C1@ INDI", "1 NAME Lone /Husband/", "0 @C2@ INDI", "1 NAME Lone /Wife/");
+    lines.push("0 @CF@ FAM", "1 HUSB @C1@", "1 WIFE @C2@");
+    return parseGedcom(gedcom(...lines), { fileName: "C:\\fakepath\\Three families.ged" });
+  }
+
+  it("roots the tree at the largest connected family, not the longest line", () => {
+    const tree = threeFamilies();
+    const nameOf = namer(tree);
+    expect(nameOf(tree.data.person?._id)).toBe("Big Founder");
+    expect(tree.data.children.filter((c) => !c.hidden).map((c) => nameOf(c.person?._id))).toEqual([
+      "Child1 Big",
+      "Child2 Big",
+      "Child3 Big",
+      "Child4 Big",
+      "Child5 Big",
+      "Child6 Big",
+    ]);
+    // the other families sit beside it as hidden roots, larger first, after the root's children
+    const hidden = tree.data.children.filter((c) => c.hidden);
+    expect(hidden.map((c) => nameOf(c.person?._id))).toEqual(["Legend1 Line", "Lone Husband"]);
+    expect(tree.data.children.slice(-2)).toEqual(hidden);
+    expect(tree.families).toBe(3);
+    expect(tree.people).toHaveLength(12 + 2 + 12 + 24 + 2);
+    expect(tree.title).toBe("Three families");
+  });
+
+  it("takes the title from the file's own title, then the chosen file name, never the program's name", () => {
+    const head = (...lines: string[]) =>
+      enc(
+        [
+          "0 HEAD",
+          "1 SOUR Legacy",
+          "2 NAME Legacy 9.0",
+          "1 GEDC",
+          "2 VERS 5.5.1",
+          ...lines,
+          "0 @I1@ INDI",
+          "0 TRLR",
+        ].join("\n"),
+      );
+    expect(parseGedcom(head("1 FILE Legacy 9.0")).title).toBe("Imported family tree");
+    expect(
+      parseGedcom(head("1 FILE Legacy 9.0"), { fileName: "Smiths of Gladsax.GED" }).title,
+    ).toBe("Smiths of Gladsax");
+    expect(parseGedcom(head("1 FILE C:\\Family\\Smith.ged")).title).toBe("Smith");
+    expect(
+      parseGedcom(head("1 _HEIRLOOM_TITLE The Goths", "1 FILE x.ged"), { fileName: "goths.ged" })
+        .title,
+    ).toBe("The Goths");
+  });
+});
