@@ -6,7 +6,8 @@
  *   - Heirloom backup ZIP export of the imported tree, and its import back;
  *   - GEDCOM export and import, when lib/gedcom (the GEDCOM engineer's modules) is there.
  * Each legacy carries a cover and 20 avatars (real 200x200 PNG and JPEG images).
- * Writes bench/results/import.json. BENCH_RUNS sets the runs per figure (default 3).
+ * Writes bench/results/import.json (BENCH_OUT names another file in bench/results/). BENCH_RUNS
+ * sets the runs per figure (default 3), BENCH_SIZES the sizes (default 1000,10000).
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -19,6 +20,7 @@ import { buildPlumTreeZip, makeImage } from "../../tests/fixtures/plumtree/build
 const SIZES = (process.env.BENCH_SIZES ?? "1000,10000").split(",").map(Number);
 const AVATARS = 20;
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const OUT = path.basename(process.env.BENCH_OUT ?? "import.json");
 const root = path.resolve(import.meta.dirname, "../..");
 const database = `heirloom_bench_import_${process.pid}`;
 const adminUrl = process.env.BENCH_PG_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
@@ -230,10 +232,10 @@ async function main() {
     };
     fs.mkdirSync(path.join(root, "bench/results"), { recursive: true });
     fs.writeFileSync(
-      path.join(root, "bench/results/import.json"),
+      path.join(root, "bench/results", OUT),
       `${JSON.stringify(output, null, 2)}\n`,
     );
-    console.log("wrote bench/results/import.json");
+    console.log(`wrote bench/results/${OUT}`);
   } finally {
     await admin(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
     fs.rmSync(dataDir, { recursive: true, force: true });

@@ -159,3 +159,52 @@ describe("decodeDataUri", () => {
     (uri) => expect(decodeDataUri(uri)).toBeNull(),
   );
 });
+
+describe("hidden nodes in the exported image (issue 13)", () => {
+  it("draws no connector to or above a hidden family, in the SVG and in the PNG", () => {
+    const people = new Map<string, Person>(
+      ["a", "b", "c", "x", "y", "z"].map((id) => [id, person(id, id.toUpperCase(), "Sim")]),
+    );
+    // an imported root with its own children, then unrelated families beside it
+    const data = node("a", [
+      node("b"),
+      node("c"),
+      node("x", [node("y")], { hidden: true }),
+      node("z", [], { hidden: true }),
+      node("y", [], { hidden: true }),
+      node("z", [], { hidden: true }),
+    ]);
+    const layout = layoutTree(data, people);
+    const rect = wholeTreeRect(layout);
+    const scene = treeScene(layout, people, rect);
+    const hidden = layout.nodes.filter((n) => n.node.hidden);
+    const firstHiddenLeft = Math.min(...hidden.map((n) => n.x - n.width / 2));
+    /** The x coordinates a connector reaches between the first two generations. */
+    const rootRowXs = (d: string) =>
+      [...d.matchAll(/M(-?[\d.]+),(-?[\d.]+)(?:H(-?[\d.]+))?/g)]
+        .filter((m) => Number(m[2]) < 170)
+        .flatMap((m) => (m[3] === undefined ? [Number(m[1])] : [Number(m[1]), Number(m[3])]));
+
+    const { svg } = buildTreeSvg({
+      layout,
+      people,
+      rect,
+      scale: 1,
+      title: "Imported",
+      fontDataUri: null,
+      avatars: new Map(),
+      scene,
+    });
+    const svgPaths = [...svg.matchAll(/<path d="(M[^"]+)"\/>/g)].map((m) => m[1]!);
+    const { context, calls } = recorder();
+    paintTree(context, { scene, rect, scale: 1, images: new Map(), path });
+    const stroked = calls.find((c) => c.name === "stroke" && c.args[0] !== undefined)!;
+    const painted = (stroked.args[0] as { d: string }).d;
+
+    for (const d of [svgPaths.join(""), painted]) {
+      const xs = rootRowXs(d);
+      expect(xs.length).toBeGreaterThan(0);
+      for (const x of xs) expect(x).toBeLessThan(firstHiddenLeft);
+    }
+  });
+});

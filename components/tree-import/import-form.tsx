@@ -10,6 +10,7 @@ import { useSession } from "@/lib/client/session";
 import { notify } from "@/lib/client/toast";
 import { TITLE_MAX } from "@/lib/schemas/tree";
 import { ImportProgress, type ImportPhase } from "./import-progress";
+import { ImportReportCard, type ImportReport } from "./import-report";
 
 /** The file types the import takes (SPEC: issue 6). */
 export const IMPORT_ACCEPT = ".zip,.ged,.gedcom,application/zip,application/x-zip-compressed";
@@ -47,6 +48,7 @@ export function ImportForm() {
   const [dragging, setDragging] = useState(false);
   const [phase, setPhase] = useState<ImportPhase>({ name: "idle" });
   const [error, setError] = useState<string | null>(null);
+  const [report, setReport] = useState<ImportReport | null>(null);
   const busy = phase.name !== "idle";
 
   function choose(chosen: File | null | undefined) {
@@ -72,6 +74,7 @@ export function ImportForm() {
       const result = await importTree(file, {
         title: title.trim() || undefined,
         format: format || undefined,
+        fileName: file.name,
         onProgress: (fraction) =>
           setPhase(fraction >= 1 ? { name: "importing" } : { name: "uploading", fraction }),
       });
@@ -89,7 +92,20 @@ export function ImportForm() {
           `${plural(skipped, "image was", "images were")} left out: not a JPG or PNG, or unreadable`,
         );
       }
-      router.push(`/trees/${encodeURIComponent(tree._id)}`);
+      const notes = imported.notes ?? [];
+      if (notes.length === 0) {
+        router.push(`/trees/${encodeURIComponent(tree._id)}`);
+        return;
+      }
+      // what the import read past stays on screen until the player opens the tree
+      setPhase({ name: "idle" });
+      setReport({
+        treeId: tree._id,
+        title: tree.title,
+        people: imported.people,
+        families: imported.families ?? null,
+        notes,
+      });
     } catch (caught) {
       setPhase({ name: "idle" });
       if (caught instanceof ApiRequestError) {
@@ -113,6 +129,8 @@ export function ImportForm() {
       setError(IMPORT_ERROR);
     }
   }
+
+  if (report) return <ImportReportCard report={report} onAnother={() => setReport(null)} />;
 
   return (
     <>

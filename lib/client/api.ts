@@ -111,6 +111,8 @@ export interface TreeImportResult {
     /** The images left out: a count, or one entry per image with the reason. */
     skippedImages: number | { image: string; reason: string }[];
     notes?: string[];
+    /** Unconnected families in the file: the first is the tree's root, the others beside it. */
+    families?: number;
   };
 }
 
@@ -119,6 +121,8 @@ export interface ImportTreeOptions {
   title?: string;
   /** "plumtree", "prunetree", "heirloom" or "gedcom"; the server detects it when left out. */
   format?: string;
+  /** The chosen file's name: a GEDCOM file without a title of its own is named after it. */
+  fileName?: string;
   /** Upload progress, 0 to 1; called with 1 once the whole file is sent. */
   onProgress?: (fraction: number) => void;
   signal?: AbortSignal;
@@ -147,6 +151,7 @@ export function importTree(file: Blob, options: ImportTreeOptions = {}): Promise
   const query = new URLSearchParams();
   if (options.title) query.set("title", options.title);
   if (options.format) query.set("format", options.format);
+  if (options.fileName) query.set("fileName", options.fileName);
   const url = `/api/trees/import${query.size > 0 ? `?${query.toString()}` : ""}`;
 
   return new Promise((resolve, reject) => {

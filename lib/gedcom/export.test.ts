@@ -325,3 +325,203 @@ describe("writeGedcom", () => {
     expect(gedcom.getFamilyRecord().length).toBe(groups.size);
   });
 });
+
+describe("lossless round trips (issue 13)", () => {
+  const rows = (p: ImportedPerson, titles: string[]) =>
+    p.custom.filter((row) => titles.includes(row.title));
+
+  it("keeps the Gramps sample's sex, birth and death with their dates and places, as SEX, BIRT and DEAT", () => {
+    const text = writeGedcom(asStored(sample));
+    // typed rows leave as GEDCOM structures, never as FACTs
+    expect(text).not.toMatch(/2 TYPE (Sex|Birth|Death)\n/);
+    expect(text.match(/^1 SEX [MFXU]$/gm)).toHaveLength(
+      sample.people.filter((p) => rows(p, ["Sex"]).length > 0).length,
+    );
+    const back = parseGedcom(enc(text));
+    const typed = ["Sex", "Birth", "Christening", "Death", "Burial"];
+    const byName = (t: ImportedTree) =>
+      t.people.map((p) => JSON.stringify([p.firstName, p.lastName, rows(p, typed)])).sort();
+    expect(byName(back)).toEqual(byName(sample));
+    expect(sample.people.flatMap((p) => rows(p, ["Birth", "Death"])).length).toBeGreaterThan(40);
+
+    // another program reads them as dates and places
+    const json = gedcomToJson(text);
+    const edwin = json.indis.find((i) => i.firstName === "Edwin Michael")!;
+    expect(edwin.sex).toBe("M");
+    expect(edwin.birth).toMatchObject({
+      date: { qualifier: "est", year: 1961, month: 5, day: 24 },
+      place: "San Jose, Santa Clara Co., CA",
+    });
+    // "BET. 1899 - 1905" as Family Tree Maker wrote it leaves as BET 1899 AND 1905
+    const deaths = json.indis.filter((i) => i.firstName === "Martin").map((i) => i.death);
+    expect(deaths).toContainEqual(
+      expect.objectContaining({
+        dateRange: { from: { year: 1899 }, to: { year: 1905 } },
+        place: "Sweden",
+      }),
+    );
+    const withBirthPlace = sample.people.filter((p) =>
+      rows(p, ["Birth"]).some((r) => r.value !== "Yes" && !/^\(?[\dA-Z .]+\)?$/.test(r.value)),
+    );
+    expect(json.indis.filter((i) => i.birth?.place).length).toBe(withBirthPlace.length);
+  });
+
+  it("keeps every marriage of the Gramps sample: 15 couples leave as 15 FAMs and come back", () => {
+    const text = writeGedcom(asStored(sample));
+    const back = parseGedcom(enc(text));
+    const entries = (t: ImportedTree) => {
+      const name = new Map(t.people.map((p) => [p.key, `${p.firstName} ${p.lastName}`]));
+      const out: string[] = [];
+      const stack = [t.data];
+      for (let n = stack.pop(); n; n = stack.pop()) {
+        stack.push(...n.children);
+        for (const e of n.partners) {
+          out.push(
+            `${name.get(n.person!._id)} + ${e.people.map((r) => name.get(r._id)).join()}: ${e.type}`,
+          );
+        }
+      }
+      return out.sort();
+    };
+    expect(entries(sample)).toHaveLength(15);
+    expect(entries(back)).toEqual(entries(sample));
+    expect(text.match(/^0 @F\d+@ FAM$/gm)).toHaveLength(15);
+  });
+
+  it("keeps a remarriage to the same person as its own partner entry and its own FAM", () => {
+    const file = enc(
+      [
+        "0 HEAD",
+        "1 GEDC",
+        "2 VERS 5.5.1",
+        "0 @H@ INDI",
+        "1 NAME Hank /Twice/",
+        "1 SEX M",
+        "0 @W1@ INDI",
+        "1 NAME Wilma /First/",
+        "1 SEX F",
+        "1 FAMC @FP@",
+        "0 @W2@ INDI",
+        "1 NAME Wendy /Second/",
+        "0 @P@ INDI",
+        "1 NAME Pa /First/",
+        "0 @C@ INDI",
+        "1 NAME Kid /Twice/",
+        "0 @FP@ FAM",
+        "1 HUSB @P@",
+        "1 CHIL @W1@",
+        "0 @F1@ FAM",
+        "1 HUSB @H@",
+        "1 WIFE @W1@",
+        "1 MARR",
+        "2 DATE 1 JUN 1950",
+        "1 DIV Y",
+        "1 CHIL @C@",
+        "0 @F2@ FAM",
+        "1 HUSB @H@",
+        "1 WIFE @W2@",
+        "1 MARR Y",
+        "0 @F3@ FAM",
+        "1 HUSB @H@",
+        "1 WIFE @W1@",
+        "1 MARR",
+        "2 DATE 2 JUL 1970",
+        "0 TRLR",
+      ].join("\n"),
+    );
+    const imported = parseGedcom(file);
+    const name = (t: ImportedTree, id: string) => t.people.find((p) => p.key === id)!.firstName;
+    const partnerRows = (t: ImportedTree, who: string) => {
+      const found: string[][] = [];
+      const stack = [t.data];
+      for (let n = stack.pop(); n; n = stack.pop()) {
+        stack.push(...n.children);
+        if (n.person && name(t, n.person._id) === who) {
+          found.push(
+            n.partners.map((e) => `${e.type} ${e.people.map((r) => name(t, r._id)).join()}`),
+          );
+        }
+      }
+      return found;
+    };
+    const hank = [["EX_PARTNER Wilma", "MARRIED Wendy", "MARRIED Wilma"]];
+    expect(partnerRows(imported, "Hank")).toEqual(hank);
+    // Wilma also has a node of her own (under her father), listing both marriages to Hank
+    expect(partnerRows(imported, "Wilma")).toEqual([["EX_PARTNER Hank", "MARRIED Hank"]]);
+
+    const text = writeGedcom(asStored(imported));
+    const fams = text.split("\n0 ").filter((r) => / FAM\n/.test(r));
+    expect(fams).toHaveLength(4);
+    expect(gedcomToJson(text).fams).toHaveLength(4);
+    const back = parseGedcom(enc(text));
+    expect(partnerRows(back, "Hank")).toEqual(hank);
+    expect(partnerRows(back, "Wilma")).toEqual([["EX_PARTNER Hank", "MARRIED Hank"]]);
+    // the marriage dates ride on both partners as text rows
+    expect(back.people.find((p) => p.firstName === "Hank")!.custom).toEqual(
+      imported.people.find((p) => p.firstName === "Hank")!.custom,
+    );
+  });
+
+  it("maps typed events both ways: dates, periods, phrases, places, and events that just happened", () => {
+    const imported = parseGedcom(
+      enc(
+        [
+          "0 HEAD",
+          "1 GEDC",
+          "2 VERS 7.0",
+          "0 @I1@ INDI",
+          "1 NAME Ada /Lovelace/",
+          "1 SEX F",
+          "1 BIRT",
+          "2 DATE 10 DEC 1815",
+          "2 PLAC London, England",
+          "1 CHR",
+          "2 DATE",
+          "3 PHRASE In the spring, after the storm",
+          "1 DEAT Y",
+          "1 BURI",
+          "2 PLAC Hucknall, Nottinghamshire",
+          "1 CREM",
+          "2 DATE abt 1900",
+          "0 TRLR",
+        ].join("\n"),
+      ),
+    );
+    const ada = imported.people[0]!;
+    expect(ada.custom).toEqual([
+      { title: "Sex", value: "Female" },
+      { title: "Birth", value: "10 DEC 1815, London, England" },
+      { title: "Christening", value: "(In the spring, after the storm)" },
+      { title: "Death", value: "Yes" },
+      { title: "Burial", value: "Hucknall, Nottinghamshire" },
+      { title: "Cremation", value: "ABT 1900" },
+    ]);
+    const text = writeGedcom(asStored(imported));
+    expect(text).toContain(
+      [
+        "1 SEX F",
+        "1 BIRT",
+        "2 DATE 10 DEC 1815",
+        "2 PLAC London, England",
+        "1 CHR",
+        "2 DATE",
+        "3 PHRASE In the spring, after the storm",
+        "1 DEAT Y",
+        "1 BURI",
+        "2 PLAC Hucknall, Nottinghamshire",
+        "1 CREM",
+        "2 DATE ABT 1900",
+      ].join("\n"),
+    );
+    expect(parseGedcom(enc(text)).people[0]!.custom).toEqual(ada.custom);
+    // rows a player typed that do not fit stay text: a multi-line birth, an unknown sex
+    const edited = asStored(imported);
+    edited.people[0]!.custom = [
+      { title: "Sex", value: "Sometimes" },
+      { title: "Birth", value: "At home\nin the kitchen" },
+    ];
+    const again = writeGedcom(edited);
+    expect(again).toContain("1 FACT Sometimes\n2 TYPE Sex");
+    expect(parseGedcom(enc(again)).people[0]!.custom).toEqual(edited.people[0]!.custom);
+  });
+});

@@ -3,6 +3,7 @@
 // no dates, ids numbered in the order the tree is walked.
 import type { Person } from "@/lib/schemas/person";
 import type { ParentType, PartnerType, Tree, TreeNode } from "@/lib/schemas/tree";
+import { EVENT_TAGS, SEX_CODES, SEX_TITLE, eventParts } from "./events";
 import { HEIRLOOM_SCHEMA, HEIRLOOM_TAGS } from "./tags";
 
 interface Family {
@@ -40,8 +41,10 @@ function cleanText(text: string): string {
 
 const escape = (line: string) => (line.startsWith("@") ? `@${line}` : line);
 
-/** One structure, with CONT lines for every line break and a leading "@" doubled. */
-function pushLine(out: string[], level: number, tag: string, payload = ""): void {
+/** One structure, with CONT lines for every line break and a leading "@" doubled (after its
+ * parent's line, when given). */
+function pushLine(out: string[], level: number, tag: string, payload = "", parent?: string): void {
+  if (parent !== undefined) out.push(parent);
   const lines = cleanText(payload).split("\n");
   const first = escape(lines[0]!);
   out.push(first === "" ? `${level} ${tag}` : `${level} ${tag} ${first}`);
@@ -58,6 +61,32 @@ function pairs<T>(items: T[]): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += 2) out.push(items.slice(i, i + 2));
   return out;
+}
+
+/**
+ * A custom row: a typed row (events.ts) as its own structure, SEX or an event with its DATE and
+ * PLAC; any other row as a FACT whose TYPE is the title.
+ */
+function writeCustomRow(out: string[], row: { title: string; value: string }): void {
+  if (row.title === SEX_TITLE && SEX_CODES.has(row.value.trim())) {
+    out.push(`1 SEX ${SEX_CODES.get(row.value.trim())!}`);
+    return;
+  }
+  const tag = EVENT_TAGS.get(row.title);
+  if (tag && row.value.trim() !== "" && !row.value.includes("\n")) {
+    const parts = eventParts(row.value);
+    if (parts.happened) {
+      out.push(`1 ${tag} Y`);
+      return;
+    }
+    out.push(`1 ${tag}`);
+    if (parts.date) out.push(`2 DATE ${parts.date}`);
+    else if (parts.phrase !== null) pushLine(out, 3, "PHRASE", parts.phrase, "2 DATE");
+    if (parts.place) pushLine(out, 2, "PLAC", parts.place);
+    return;
+  }
+  pushLine(out, 1, "FACT", row.value);
+  if (row.title !== "") pushLine(out, 2, "TYPE", row.title);
 }
 
 export function writeGedcom(input: { tree: Tree; people: Person[] }): string {
@@ -78,17 +107,22 @@ export function writeGedcom(input: { tree: Tree; people: Person[] }): string {
   };
 
   const families: Family[] = [];
-  const familyByKey = new Map<string, Family>();
-  /** The family of exactly these people (one or two), created in walk order. */
-  const familyOf = (ids: string[]): Family => {
+  /** A couple's families, in walk order: one per partner entry, so a remarriage stays apart. */
+  const familiesByKey = new Map<string, Family[]>();
+  /** The `occurrence`-th family of exactly these people (one or two), created when first met. */
+  const familyOf = (ids: string[], occurrence = 0): Family => {
     const key = [...ids].sort().join(" ");
-    let family = familyByKey.get(key);
-    if (!family) {
-      family = { index: families.length, partners: ids, type: null, children: [] };
-      families.push(family);
-      familyByKey.set(key, family);
+    let list = familiesByKey.get(key);
+    if (!list) {
+      list = [];
+      familiesByKey.set(key, list);
     }
-    return family;
+    while (list.length <= occurrence) {
+      const family: Family = { index: families.length, partners: ids, type: null, children: [] };
+      families.push(family);
+      list.push(family);
+    }
+    return list[occurrence]!;
   };
   const touch = (id: string, family: Family, own: boolean) => {
     const person = links.get(id)!;
@@ -106,10 +140,15 @@ export function writeGedcom(input: { tree: Tree; people: Person[] }): string {
       links.get(self)!.looseParentType = node.parentType;
     }
     if (self) {
+      // the n-th entry with a partner on a node is the couple's n-th family: the same couple
+      // on the partner's own node names the same families, not new ones
+      const seen = new Map<string, number>();
       for (const entry of node.partners) {
         for (const ref of entry.people) {
           if (ref._id === self || !known.has(ref._id)) continue;
-          const family = familyOf([self, ref._id]);
+          const occurrence = seen.get(ref._id) ?? 0;
+          seen.set(ref._id, occurrence + 1);
+          const family = familyOf([self, ref._id], occurrence);
           family.type ??= entry.type;
           touch(self, family, true);
           touch(ref._id, family, false);
@@ -186,10 +225,7 @@ export function writeGedcom(input: { tree: Tree; people: Person[] }): string {
       pushLine(out, 1, "NOTE", person.bio);
       out.push("2 MIME text/html");
     }
-    for (const row of person.custom) {
-      pushLine(out, 1, "FACT", row.value);
-      if (row.title !== "") pushLine(out, 2, "TYPE", row.title);
-    }
+    for (const row of person.custom) writeCustomRow(out, row);
     for (const trait of person.traits) pushLine(out, 1, HEIRLOOM_TAGS.trait, trait);
     for (const aspiration of person.aspirations) {
       pushLine(out, 1, HEIRLOOM_TAGS.aspiration, aspiration);

@@ -135,7 +135,7 @@ describe("parseGedcom on the Gramps sample (tests/fixtures/gedcom/sample.ged)", 
     const guy = tree.people.find((p) => p.lastName === "Guy")!;
     expect(guy.custom).toContainEqual({
       title: "Birth",
-      value: "26 JUN 34 B.C., Hayward, Alameda Co., CA",
+      value: "26 JUN 34 BCE, Hayward, Alameda Co., CA",
     });
     const martin = tree.people.find((p) => p.bio.includes("Husman"))!;
     expect(martin.bio).toBe(
@@ -312,29 +312,184 @@ describe("parseGedcom mapping", () => {
       gedcom("0 @I1@ INDI", "1 NAME Self /Made/", "0 @F1@ FAM", "1 HUSB @I1@", "1 CHIL @I1@"),
       "This GEDCOM file makes Self Made (@I1@) their own ancestor",
     ],
+  ])("refuses %s", (_name, bytes, message) => {
+    expect(refusal(bytes)).toContain(message);
+  });
+
+  it.each([
     [
       "a family pointing to a missing person",
-      gedcom("0 @F1@ FAM", "1 HUSB @I9@"),
-      "Line 5 of the GEDCOM file refers to @I9@, which is not in the file.",
+      gedcom("0 @I1@ INDI", "0 @F1@ FAM", "1 HUSB @I9@", "1 WIFE @I1@"),
+      "1 pointer refers to a record that is not in the file; it was left out: line 6.",
     ],
     [
       "a person pointing to a missing family",
       gedcom("0 @I1@ INDI", "1 FAMC @F9@"),
-      "refers to @F9@, which is not in the file",
+      "1 pointer refers to a record that is not in the file; it was left out: line 5.",
     ],
     [
       "a pointer to the wrong kind of record",
       gedcom("0 @I1@ INDI", "0 @F1@ FAM", "1 CHIL @F1@"),
-      "refers to @F1@, which is not a person (INDI)",
+      "1 pointer refers to a record of the wrong kind; it was left out (CHIL @F1@ is FAM): line 6.",
     ],
-    ["a missing shared note", gedcom("0 @I1@ INDI", "1 NOTE @N1@"), "refers to @N1@"],
-    ["a reused id", gedcom("0 @I1@ INDI", "0 @I1@ INDI"), "reuses the id @I1@"],
+    [
+      "a missing shared note",
+      gedcom("0 @I1@ INDI", "1 NOTE @N1@"),
+      "1 pointer refers to a record that is not in the file; it was left out: line 5.",
+    ],
+    [
+      "a reused id",
+      gedcom("0 @I1@ INDI", "1 NAME First /One/", "0 @I1@ INDI", "1 NAME Second /One/"),
+      "1 record reuses the id of an earlier record; it was left out (@I1@): line 6.",
+    ],
     [
       "a family link that is not a pointer",
       gedcom("0 @I1@ INDI", "1 FAMS F1"),
-      "should point to a family",
+      "1 link (FAMS, FAMC, HUSB, WIFE or CHIL) holds no pointer; it was left out (FAMS): line 5.",
     ],
-  ])("refuses %s", (_name, bytes, message) => {
-    expect(refusal(bytes)).toContain(message);
+  ])("imports %s and says what it left out", (_name, bytes, note) => {
+    const tree = parseGedcom(bytes);
+    expect(tree.people.length).toBeGreaterThan(0);
+    expect(tree.notes).toEqual([note]);
+    expect(treeData.safeParse(tree.data).success).toBe(true);
+  });
+});
+
+describe("parseGedcom on damaged real-world shapes", () => {
+  it("imports a 1,000-person file with 622 pointers to missing families, counting them", () => {
+    const lines: string[] = [];
+    const dangling: number[] = [];
+    // 250 couples with two children each, then 500 people whose FAMC/FAMS name missing families
+    for (let f = 1; f <= 125; f += 1) {
+      const [h, w, c1, c2] = [1, 2, 3, 4].map((i) => `@I${(f - 1) * 4 + i}@`);
+      lines.push(`0 ${h} INDI`, `1 NAME Husband${f} /Family${f}/`, `1 FAMS @F${f}@`);
+      lines.push(`0 ${w} INDI`, `1 NAME Wife${f} /Family${f}/`, `1 FAMS @F${f}@`);
+      lines.push(`0 ${c1} INDI`, `1 NAME Child${f}a /Family${f}/`, `1 FAMC @F${f}@`);
+      lines.push(`0 ${c2} INDI`, `1 NAME Child${f}b /Family${f}/`, `1 FAMC @F${f}@`);
+      lines.push(`0 @F${f}@ FAM`, `1 HUSB ${h}`, `1 WIFE ${w}`, `1 CHIL ${c1}`, `1 CHIL ${c2}`);
+    }
+    for (let i = 501; i <= 1000; i += 1) {
+      lines.push(`0 @I${i}@ INDI`, `1 NAME Stray${i} /Person/`);
+      lines.push(`1 FAMC @F${1000 + i}@`);
+      dangling.push(lines.length + 3);
+      if (i <= 622) {
+        lines.push(`1 FAMS @F${2000 + i}@`);
+        dangling.push(lines.length + 3);
+      }
+    }
+    const tree = parseGedcom(gedcom(...lines));
+    expect(tree.people).toHaveLength(1000);
+    expect(dangling).toHaveLength(622);
+    expect(tree.notes).toEqual([
+      `622 pointers refer to records that are not in the file; they were left out: lines ${dangling
+        .slice(0, 5)
+        .map((n) => n.toLocaleString("en-US"))
+        .join(", ")} and 617 more.`,
+    ]);
+    // every person is placed; 125 families and 500 people on their own
+    expect(tree.families).toBe(625);
+    const placed = new Set(
+      nodes(tree.data).flatMap((n) => [
+        n.person?._id,
+        ...n.partners.flatMap((e) => e.people.map((r) => r._id)),
+      ]),
+    );
+    expect(placed.size).toBe(1000);
+    expect(treeData.safeParse(tree.data).success).toBe(true);
+  });
+
+  it("reads a pointer on a CONT line as text and names that fault, not a CONT continuing nothing", () => {
+    const tree = parseGedcom(
+      gedcom(
+        "0 @I1@ INDI",
+        "1 NAME Ada /Lovelace/",
+        "1 NOTE @N148@",
+        "0 @N148@ NOTE Wrote the first program.",
+        "1 @N149@ CONT She worked with Babbage.",
+      ),
+    );
+    expect(tree.people[0]!.bio).toBe("<p>Wrote the first program.<br>She worked with Babbage.</p>");
+    expect(tree.notes).toHaveLength(1);
+    expect(tree.notes![0]).toMatch(
+      /^1 continuation line \(CONT or CONC\) has a record id.*: line 8\.$/,
+    );
+  });
+});
+
+describe("parseGedcom opening view (issue 13)", () => {
+  /** A legendary line 12 generations deep, a 40-person family, and a lone couple. */
+  function threeFamilies() {
+    const lines: string[] = [];
+    for (let g = 1; g <= 12; g += 1) {
+      lines.push(`0 @L${g}@ INDI`, `1 NAME Legend${g} /Line/`);
+      if (g > 1) lines.push(`1 FAMC @LF${g - 1}@`);
+      if (g < 12)
+        lines.push(`1 FAMS @LF${g}@`, `0 @LF${g}@ FAM`, `1 HUSB @L${g}@`, `1 CHIL @L${g + 1}@`);
+    }
+    // the big family: a founding couple, 6 children, each married with 4 children
+    lines.push("0 @B0@ INDI", "1 NAME Big /Founder/", "0 @B00@ INDI", "1 NAME Big /Wife/");
+    lines.push("0 @BF@ FAM", "1 HUSB @B0@", "1 WIFE @B00@");
+    for (let c = 1; c <= 6; c += 1) lines.push(`1 CHIL @B${c}@`);
+    for (let c = 1; c <= 6; c += 1) {
+      lines.push(
+        `0 @B${c}@ INDI`,
+        `1 NAME Child${c} /Big/`,
+        `0 @S${c}@ INDI`,
+        `1 NAME Spouse${c} /Other/`,
+      );
+      lines.push(`0 @BF${c}@ FAM`, `1 HUSB @B${c}@`, `1 WIFE @S${c}@`);
+      for (let k = 1; k <= 4; k += 1) lines.push(`1 CHIL @G${c}_${k}@`);
+      for (let k = 1; k <= 4; k += 1)
+        lines.push(`0 @G${c}_${k}@ INDI`, `1 NAME Grand${c}${k} /Big/`);
+    }
+    lines.push("0 @C1@ INDI", "1 NAME Lone /Husband/", "0 @C2@ INDI", "1 NAME Lone /Wife/");
+    lines.push("0 @CF@ FAM", "1 HUSB @C1@", "1 WIFE @C2@");
+    return parseGedcom(gedcom(...lines), { fileName: "C:\\fakepath\\Three families.ged" });
+  }
+
+  it("roots the tree at the largest connected family, not the longest line", () => {
+    const tree = threeFamilies();
+    const nameOf = namer(tree);
+    expect(nameOf(tree.data.person?._id)).toBe("Big Founder");
+    expect(tree.data.children.filter((c) => !c.hidden).map((c) => nameOf(c.person?._id))).toEqual([
+      "Child1 Big",
+      "Child2 Big",
+      "Child3 Big",
+      "Child4 Big",
+      "Child5 Big",
+      "Child6 Big",
+    ]);
+    // the other families sit beside it as hidden roots, larger first, after the root's children
+    const hidden = tree.data.children.filter((c) => c.hidden);
+    expect(hidden.map((c) => nameOf(c.person?._id))).toEqual(["Legend1 Line", "Lone Husband"]);
+    expect(tree.data.children.slice(-2)).toEqual(hidden);
+    expect(tree.families).toBe(3);
+    expect(tree.people).toHaveLength(12 + 2 + 12 + 24 + 2);
+    expect(tree.title).toBe("Three families");
+  });
+
+  it("takes the title from the file's own title, then the chosen file name, never the program's name", () => {
+    const head = (...lines: string[]) =>
+      enc(
+        [
+          "0 HEAD",
+          "1 SOUR Legacy",
+          "2 NAME Legacy 9.0",
+          "1 GEDC",
+          "2 VERS 5.5.1",
+          ...lines,
+          "0 @I1@ INDI",
+          "0 TRLR",
+        ].join("\n"),
+      );
+    expect(parseGedcom(head("1 FILE Legacy 9.0")).title).toBe("Imported family tree");
+    expect(
+      parseGedcom(head("1 FILE Legacy 9.0"), { fileName: "Smiths of Gladsax.GED" }).title,
+    ).toBe("Smiths of Gladsax");
+    expect(parseGedcom(head("1 FILE C:\\Family\\Smith.ged")).title).toBe("Smith");
+    expect(
+      parseGedcom(head("1 _HEIRLOOM_TITLE The Goths", "1 FILE x.ged"), { fileName: "goths.ged" })
+        .title,
+    ).toBe("The Goths");
   });
 });

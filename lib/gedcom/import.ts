@@ -13,8 +13,17 @@ import {
   type PartnerType,
   type TreeNode,
 } from "@/lib/schemas/tree";
-import { child, childrenOf, parseGedcomText, type GedcomNode } from "./parse";
+import {
+  EVENT_TEXT_SUFFIX,
+  HAPPENED,
+  SEX_LABELS,
+  SEX_TITLE,
+  TYPED_EVENTS,
+  eventValue,
+} from "./events";
+import { child, childrenOf, parseGedcomText, type GedcomNode, type ParsedGedcom } from "./parse";
 import { HEIRLOOM_TAGS } from "./tags";
+import type { GedcomWarnings } from "./warnings";
 
 /** Individual events and attributes kept as custom rows, with their titles. */
 const FACT_LABELS: Record<string, string> = {
@@ -79,7 +88,6 @@ const FAMILY_EVENTS: Record<string, string> = {
   DIV: "Divorce",
   ANUL: "Annulment",
 };
-const SEX_LABELS: Record<string, string> = { M: "Male", F: "Female", X: "Intersex", U: "Unknown" };
 const ADOPTIVE_PEDIGREES = new Set(["ADOPTED", "FOSTER"]);
 const DEFAULT_TITLE = "Imported family tree";
 
@@ -157,49 +165,80 @@ function displayName(person: ImportedPerson, xref: string): string {
   return name ? `${name} (@${xref}@)` : `@${xref}@`;
 }
 
-export function parseGedcom(bytes: Uint8Array): ImportedTree {
-  const parsed = parseGedcomText(bytes);
+/** People and families of a file, linked from both sides (FAM.HUSB/WIFE/CHIL, INDI.FAMS/FAMC). */
+interface FamilyGraph {
+  parsed: ParsedGedcom;
+  warnings: GedcomWarnings;
+  records: Map<string, GedcomNode>;
+  people: Person[];
+  personByXref: Map<string, number>;
+  families: Family[];
+  familyByXref: Map<string, number>;
+}
 
-  // ---- index the records
+export interface GedcomImportOptions {
+  /** The name of the file the player chose, e.g. "Smith family.ged": the title when the file has none. */
+  fileName?: string;
+}
+
+export function parseGedcom(bytes: Uint8Array, options: GedcomImportOptions = {}): ImportedTree {
+  const graph = readGraph(parseGedcomText(bytes));
+  const imported = graph.people.map((person) => importPerson(person, graph));
+  const depth = generationsBelow(graph, imported);
+  const { root, families } = placePeople(graph, imported, depth);
+  const { head } = graph.parsed;
+  return {
+    source: "gedcom",
+    title: treeTitle(head, options.fileName),
+    description: clip(notesHtml(head, graph), DESCRIPTION_MAX),
+    cover: null,
+    data: root,
+    people: imported,
+    images: new Map(),
+    notes: graph.warnings.notes(),
+    families,
+  };
+}
+
+/** Indexes the records and links people and families; faulty links are warnings, not refusals. */
+function readGraph(parsed: ParsedGedcom): FamilyGraph {
+  const graph: FamilyGraph = {
+    parsed,
+    warnings: parsed.warnings,
+    records: indexRecords(parsed),
+    people: [],
+    personByXref: new Map(),
+    families: [],
+    familyByXref: new Map(),
+  };
+  collectRecords(graph);
+  linkPartners(graph);
+  linkChildren(graph);
+  linkAdoptions(graph);
+  return graph;
+}
+
+/** Records by id; a record that reuses an earlier id is left out. */
+function indexRecords(parsed: ParsedGedcom): Map<string, GedcomNode> {
   const records = new Map<string, GedcomNode>();
-  for (const record of parsed.records) {
-    if (!record.xref) continue;
+  parsed.records = parsed.records.filter((record) => {
+    if (!record.xref) return true;
     if (records.has(record.xref)) {
-      throw new ImportError(
-        `Line ${record.line} of the GEDCOM file reuses the id @${record.xref}@ of another record.`,
-      );
+      parsed.warnings.add("duplicateId", record.line, `@${record.xref}@`);
+      return false;
     }
     records.set(record.xref, record);
-  }
-  const target = (node: GedcomNode, tags: string[], what: string): GedcomNode | null => {
-    if (node.pointer === null) {
-      throw new ImportError(
-        `Line ${node.line} of the GEDCOM file should point to ${what} (like @X1@) but does not.`,
-      );
-    }
-    if (node.pointer === "VOID") return null;
-    const found = records.get(node.pointer);
-    if (!found) {
-      throw new ImportError(
-        `Line ${node.line} of the GEDCOM file refers to @${node.pointer}@, which is not in the file.`,
-      );
-    }
-    if (!tags.includes(found.tag)) {
-      throw new ImportError(
-        `Line ${node.line} of the GEDCOM file refers to @${node.pointer}@, which is not ${what}.`,
-      );
-    }
-    return found;
-  };
+    return true;
+  });
+  return records;
+}
 
-  const people: Person[] = [];
-  const personByXref = new Map<string, number>();
-  const families: Family[] = [];
-  const familyByXref = new Map<string, number>();
-  for (const record of parsed.records) {
+function collectRecords(graph: FamilyGraph): void {
+  const { people, families } = graph;
+  for (const record of graph.parsed.records) {
     if (record.tag === "INDI") {
       const xref = record.xref ?? `anonymous${people.length}`;
-      personByXref.set(xref, people.length);
+      graph.personByXref.set(xref, people.length);
       people.push({
         index: people.length,
         xref,
@@ -210,7 +249,7 @@ export function parseGedcom(bytes: Uint8Array): ImportedTree {
       });
     } else if (record.tag === "FAM") {
       const xref = record.xref ?? `anonymous${families.length}`;
-      familyByXref.set(xref, families.length);
+      graph.familyByXref.set(xref, families.length);
       families.push({
         index: families.length,
         xref,
@@ -224,88 +263,100 @@ export function parseGedcom(bytes: Uint8Array): ImportedTree {
       });
     }
   }
-  const personAt = (node: GedcomNode): number | null => {
-    const found = target(node, ["INDI"], "a person (INDI)");
-    return found ? personByXref.get(found.xref!)! : null;
-  };
-  const familyAt = (node: GedcomNode): number | null => {
-    const found = target(node, ["FAM"], "a family (FAM)");
-    return found ? familyByXref.get(found.xref!)! : null;
-  };
+}
 
-  const noteText = (node: GedcomNode): { text: string; html: boolean } => {
-    if (node.pointer !== null) {
-      const note = target(node, ["NOTE", "SNOTE"], "a note");
-      return note ? { text: note.value, html: isHtml(note) } : { text: "", html: false };
-    }
-    return { text: node.value, html: isHtml(node) };
-  };
-  const notesHtml = (owner: GedcomNode): string =>
-    owner.children
-      .filter((c) => c.tag === "NOTE" || c.tag === "SNOTE")
-      .map((c) => {
-        const { text, html } = noteText(c);
-        return html ? text : textToHtml(text);
-      })
-      .join("");
+/** The record a pointer line names, when it is there and of the right kind; else a warning. */
+function target(graph: FamilyGraph, node: GedcomNode, tags: string[]): GedcomNode | null {
+  if (node.pointer === null) {
+    graph.warnings.add("notAPointer", node.line, node.tag);
+    return null;
+  }
+  if (node.pointer === "VOID") return null;
+  const found = graph.records.get(node.pointer);
+  if (!found) {
+    graph.warnings.add("danglingPointer", node.line);
+    return null;
+  }
+  if (!tags.includes(found.tag)) {
+    graph.warnings.add("wrongPointer", node.line, `${node.tag} @${node.pointer}@ is ${found.tag}`);
+    return null;
+  }
+  return found;
+}
 
-  // ---- links, from both sides: FAM.HUSB/WIFE/CHIL and INDI.FAMS/FAMC
-  const link = (family: Family, childIndex: number): ChildLink => {
-    let found = family.links.get(childIndex);
-    if (!found) {
-      found = { pedigree: "BIRTH", adoptedBy: new Set(), parentType: "NONE" };
-      family.links.set(childIndex, found);
-      family.children.push(childIndex);
-      people[childIndex]!.childFams.push(family.index);
-    }
-    return found;
-  };
-  const addPartner = (family: Family, personIndex: number) => {
-    if (family.partners.includes(personIndex)) return;
-    family.partners.push(personIndex);
-    people[personIndex]!.spouseFams.push(family.index);
-  };
+const personAt = (graph: FamilyGraph, node: GedcomNode): number | null => {
+  const found = target(graph, node, ["INDI"]);
+  return found ? graph.personByXref.get(found.xref!)! : null;
+};
+const familyAt = (graph: FamilyGraph, node: GedcomNode): number | null => {
+  const found = target(graph, node, ["FAM"]);
+  return found ? graph.familyByXref.get(found.xref!)! : null;
+};
 
-  // partner order follows each person's FAMS; children follow each family's CHIL order
-  const pendingFamc: { family: Family; person: number; node: GedcomNode }[] = [];
+/** The bio: every NOTE (inline or shared) of a record, as HTML. */
+function notesHtml(owner: GedcomNode, graph: FamilyGraph): string {
+  let html = "";
+  for (const node of owner.children) {
+    if (node.tag !== "NOTE" && node.tag !== "SNOTE") continue;
+    const note = node.pointer === null ? node : target(graph, node, ["NOTE", "SNOTE"]);
+    if (note) html += isHtml(note) ? note.value : textToHtml(note.value);
+  }
+  return html;
+}
+
+/** The child's link to a family, made on first mention from either side. */
+function childLink(graph: FamilyGraph, family: Family, childIndex: number): ChildLink {
+  let found = family.links.get(childIndex);
+  if (!found) {
+    found = { pedigree: "BIRTH", adoptedBy: new Set(), parentType: "NONE" };
+    family.links.set(childIndex, found);
+    family.children.push(childIndex);
+    graph.people[childIndex]!.childFams.push(family.index);
+  }
+  return found;
+}
+
+/** Partners: the FAM's HUSB and WIFE first, then those only named by an INDI's FAMS. Each
+ * person's families follow their FAMS order, then the families that name them. */
+function linkPartners(graph: FamilyGraph): void {
+  const { people, families } = graph;
   for (const person of people) {
-    for (const node of person.record.children) {
-      if (node.tag === "FAMS") {
-        const f = familyAt(node);
-        if (f !== null) addPartner(families[f]!, person.index);
-      } else if (node.tag === "FAMC") {
-        const f = familyAt(node);
-        if (f !== null) pendingFamc.push({ family: families[f]!, person: person.index, node });
-      }
+    for (const node of childrenOf(person.record, "FAMS")) {
+      const f = familyAt(graph, node);
+      if (f === null) continue;
+      const family = families[f]!;
+      if (!family.partners.includes(person.index)) family.partners.push(person.index);
+      person.spouseFams.push(f);
     }
   }
   for (const family of families) {
-    const partnersInFile: number[] = [];
+    const named: number[] = [];
     for (const node of family.record.children) {
-      if (node.tag === "HUSB" || node.tag === "WIFE") {
-        const p = personAt(node);
-        if (p === null) continue;
-        if (node.tag === "HUSB" && family.husband === null) family.husband = p;
-        if (node.tag === "WIFE" && family.wife === null) family.wife = p;
-        partnersInFile.push(p);
-      }
+      if (node.tag !== "HUSB" && node.tag !== "WIFE") continue;
+      const p = personAt(graph, node);
+      if (p === null) continue;
+      if (node.tag === "HUSB") family.husband ??= p;
+      else family.wife ??= p;
+      named.push(p);
+      people[p]!.spouseFams.push(family.index);
     }
-    // the file's HUSB/WIFE first, then those only named by an INDI's FAMS
-    const extra = family.partners.filter((p) => !partnersInFile.includes(p));
-    for (const p of partnersInFile) {
-      if (!family.partners.includes(p)) people[p]!.spouseFams.push(family.index);
-    }
-    family.partners = [...new Set([...partnersInFile, ...extra])];
+    family.partners = [...new Set([...named, ...family.partners])];
     if (family.partners.length > TREE_LIMITS.maxPeoplePerList) {
       throw new ImportError(
         `The family @${family.xref}@ has more than ${TREE_LIMITS.maxPeoplePerList} partners.`,
       );
     }
-    for (const node of family.record.children) {
-      if (node.tag !== "CHIL") continue;
-      const c = personAt(node);
+  }
+  for (const person of people) person.spouseFams = [...new Set(person.spouseFams)];
+}
+
+/** Children in each family's CHIL order, then those only named by an INDI's FAMC. */
+function linkChildren(graph: FamilyGraph): void {
+  for (const family of graph.families) {
+    for (const node of childrenOf(family.record, "CHIL")) {
+      const c = personAt(graph, node);
       if (c === null) continue;
-      const found = link(family, c);
+      const found = childLink(graph, family, c);
       for (const [tag, parent] of [
         ["_FREL", family.husband],
         ["_MREL", family.wife],
@@ -315,31 +366,36 @@ export function parseGedcom(bytes: Uint8Array): ImportedTree {
       }
     }
   }
-  for (const { family, person, node } of pendingFamc) {
-    const found = link(family, person);
-    const pedi = child(node, "PEDI");
-    if (pedi) found.pedigree = pedi.value.trim().toUpperCase();
-    found.parentType = parentTypeOf(node) ?? found.parentType;
+  for (const person of graph.people) {
+    for (const node of childrenOf(person.record, "FAMC")) {
+      const f = familyAt(graph, node);
+      if (f === null) continue;
+      const found = childLink(graph, graph.families[f]!, person.index);
+      const pedi = child(node, "PEDI");
+      if (pedi) found.pedigree = pedi.value.trim().toUpperCase();
+      found.parentType = parentTypeOf(node) ?? found.parentType;
+    }
   }
-  // families found from the FAM side are appended after the INDI's own FAMS order
-  for (const person of people) person.spouseFams = [...new Set(person.spouseFams)];
+}
 
-  // ADOP events name the family and which of its partners adopted
-  for (const person of people) {
+/** ADOP events name the family and which of its partners adopted (HUSB, WIFE, BOTH). */
+function linkAdoptions(graph: FamilyGraph): void {
+  for (const person of graph.people) {
     for (const event of childrenOf(person.record, "ADOP")) {
       const famc = child(event, "FAMC");
       if (!famc) continue;
-      const f = familyAt(famc);
+      const f = familyAt(graph, famc);
       if (f === null) continue;
-      const family = families[f]!;
-      const found = link(family, person.index);
+      const family = graph.families[f]!;
+      const found = childLink(graph, family, person.index);
       const by = child(famc, "ADOP");
+      const word = by?.value.trim().toUpperCase();
       const named =
         by?.pointer != null
-          ? personByXref.get(by.pointer)
-          : by?.value.trim().toUpperCase() === "HUSB"
+          ? graph.personByXref.get(by.pointer)
+          : word === "HUSB"
             ? family.husband
-            : by?.value.trim().toUpperCase() === "WIFE"
+            : word === "WIFE"
               ? family.wife
               : undefined;
       if (named !== undefined && named !== null && family.partners.includes(named)) {
@@ -349,39 +405,171 @@ export function parseGedcom(bytes: Uint8Array): ImportedTree {
       }
     }
   }
+}
 
-  // ---- people
-  const imported = people.map((person) => importPerson(person, notesHtml, families, people));
+/**
+ * Connected families: people joined by any family (as partners or children), by union-find.
+ * Returns each person's family number, numbered by size (0 = the largest, ties by file order).
+ */
+function connectedFamilies(people: Person[], families: Family[]): Int32Array {
+  const parent = Int32Array.from(people, (_, i) => i);
+  const find = (p: number): number => {
+    while (parent[p] !== p) {
+      parent[p] = parent[parent[p]!]!;
+      p = parent[p]!;
+    }
+    return p;
+  };
+  for (const family of families) {
+    const members = [...family.partners, ...family.children];
+    for (let i = 1; i < members.length; i += 1) {
+      const a = find(members[0]!);
+      const b = find(members[i]!);
+      if (a !== b) parent[Math.max(a, b)] = Math.min(a, b);
+    }
+  }
+  const size = new Map<number, number>();
+  for (let p = 0; p < people.length; p += 1) size.set(find(p), (size.get(find(p)) ?? 0) + 1);
+  const ranked = [...size.keys()].sort((a, b) => size.get(b)! - size.get(a)! || a - b);
+  const rank = new Map(ranked.map((r, i) => [r, i]));
+  return Int32Array.from(people, (_, p) => rank.get(find(p))!);
+}
 
-  // ---- cycles and generations below each person
-  const depth = generationsBelow(people, families, imported);
+/** Work allowed for trying founders as the root: founders × people walked. */
+const ROOT_SEARCH_BUDGET = 4_000_000;
 
-  // ---- placement (ADR 007): breadth first from the root, then one hidden branch per remaining
-  // family group; each family's children hang under the first node of one of its partners
-  const placed = new Uint8Array(people.length);
-  const hasNode = new Uint8Array(people.length);
-  const expanded = new Uint8Array(families.length);
-  let nodeCount = 0;
+/**
+ * How many people the walk from a founder shows: their descendants and every partner of them.
+ * The root is the founder of the largest connected family whose walk shows the most people.
+ */
+function peopleShownFrom(
+  start: number,
+  people: Person[],
+  families: Family[],
+  seen: Int32Array,
+  walked: Int32Array,
+  mark: number,
+): number {
+  let shown = 0;
+  const see = (p: number) => {
+    if (seen[p] === mark) return false;
+    seen[p] = mark;
+    shown += 1;
+    return true;
+  };
+  const queue = [start];
+  see(start);
+  for (let head = 0; head < queue.length; head += 1) {
+    for (const f of people[queue[head]!]!.spouseFams) {
+      const family = families[f]!;
+      for (const q of family.partners) see(q);
+      for (const c of family.children) {
+        see(c);
+        // a child already seen as someone's partner still has their own children to show
+        if (walked[c] !== mark) {
+          walked[c] = mark;
+          queue.push(c);
+        }
+      }
+    }
+  }
+  return shown;
+}
 
-  const makeNode = (
-    p: number,
-    parentInfo: { family: Family; link: ChildLink } | null,
-  ): TreeNode => {
-    nodeCount += 1;
-    if (nodeCount > TREE_LIMITS.maxNodes) {
+/**
+ * The order founders start branches in (ADR 007): the largest connected family first, and in
+ * it the founder whose walk shows the most people; then the other founders by family size,
+ * each family's founders by people shown, deepest line and file order.
+ */
+function founderOrder(graph: FamilyGraph, depth: Int32Array, familyOf: Int32Array): number[] {
+  const { people, families } = graph;
+  const founders = people
+    .filter((person) => person.childFams.every((f) => families[f]!.partners.length === 0))
+    .map((person) => person.index);
+  const byFamily = new Map<number, number[]>();
+  for (const p of founders) {
+    const list = byFamily.get(familyOf[p]!) ?? [];
+    list.push(p);
+    byFamily.set(familyOf[p]!, list);
+  }
+  const seen = new Int32Array(people.length).fill(-1);
+  const walked = new Int32Array(people.length).fill(-1);
+  const shown = new Map<number, number>();
+  let budget = ROOT_SEARCH_BUDGET;
+  let mark = 0;
+  const order: number[] = [];
+  for (const family of [...byFamily.keys()].sort((a, b) => a - b)) {
+    const list = byFamily.get(family)!.sort((a, b) => depth[b]! - depth[a]! || a - b);
+    for (const p of list) {
+      // a huge file tries the deepest founders first, as far as the budget goes
+      if (budget <= 0) break;
+      const count = peopleShownFrom(p, people, families, seen, walked, mark);
+      mark += 1;
+      budget -= count;
+      shown.set(p, count);
+    }
+    list.sort(
+      (a, b) => (shown.get(b) ?? 0) - (shown.get(a) ?? 0) || depth[b]! - depth[a]! || a - b,
+    );
+    order.push(...list);
+  }
+  return order;
+}
+
+/** Builds the tree's nodes: breadth first from the root, then one hidden branch per founder
+ * nobody placed yet (ADR 007). A family's children hang under the first node of a partner. */
+class Placement {
+  root: TreeNode | null = null;
+  private readonly placed: Uint8Array;
+  private readonly hasNode: Uint8Array;
+  private readonly expanded: Uint8Array;
+  private nodeCount = 0;
+
+  constructor(
+    private readonly graph: FamilyGraph,
+    private readonly imported: ImportedPerson[],
+  ) {
+    this.placed = new Uint8Array(graph.people.length);
+    this.hasNode = new Uint8Array(graph.people.length);
+    this.expanded = new Uint8Array(graph.families.length);
+  }
+
+  /** True when a person is not shown yet, or shown only as a partner with families to show. */
+  needsBranch(p: number): boolean {
+    if (!this.placed[p]) return true;
+    return !this.hasNode[p] && this.graph.people[p]!.spouseFams.some((f) => !this.expanded[f]);
+  }
+
+  /** The root's node, or a hidden child of the root: a family drawn beside the main one. */
+  branch(p: number): void {
+    const node = this.makeNode(p, null);
+    if (this.root === null) {
+      this.root = node;
+      this.spread(node, p, 1);
+    } else {
+      node.hidden = true;
+      this.root.children.push(node);
+      this.spread(node, p, 2);
+    }
+  }
+
+  private makeNode(p: number, parentInfo: { family: Family; link: ChildLink } | null): TreeNode {
+    const { people, families } = this.graph;
+    this.nodeCount += 1;
+    if (this.nodeCount > TREE_LIMITS.maxNodes) {
       throw new ImportError(
         `This GEDCOM file is too large for one tree: it needs more than ${TREE_LIMITS.maxNodes.toLocaleString("en-US")} places in the tree.`,
       );
     }
     const node = emptyNode();
     node.person = { _id: people[p]!.key };
-    placed[p] = 1;
-    hasNode[p] = 1;
+    this.placed[p] = 1;
+    this.hasNode[p] = 1;
     for (const f of people[p]!.spouseFams) {
       const family = families[f]!;
       const others = family.partners.filter((q) => q !== p);
       if (family.type === null || others.length === 0) continue;
-      for (const q of others) placed[q] = 1;
+      for (const q of others) this.placed[q] = 1;
       node.partners.push({
         type: family.type,
         people: others.map((q) => ({ _id: people[q]!.key })),
@@ -389,31 +577,32 @@ export function parseGedcom(bytes: Uint8Array): ImportedTree {
     }
     if (node.partners.length > TREE_LIMITS.maxPeoplePerList) {
       throw new ImportError(
-        `${displayName(imported[p]!, people[p]!.xref)} has more than ${TREE_LIMITS.maxPeoplePerList} partners, more than a tree node can show.`,
+        `${displayName(this.imported[p]!, people[p]!.xref)} has more than ${TREE_LIMITS.maxPeoplePerList} partners, more than a tree node can show.`,
       );
     }
     if (parentInfo) {
-      const { family, link: childLink } = parentInfo;
-      const allAdoptive = ADOPTIVE_PEDIGREES.has(childLink.pedigree);
+      const { family, link } = parentInfo;
+      const allAdoptive = ADOPTIVE_PEDIGREES.has(link.pedigree);
       for (const q of family.partners) {
         const ref = { _id: people[q]!.key };
-        if (allAdoptive || childLink.adoptedBy.has(q)) node.adoptiveParents.push(ref);
+        if (allAdoptive || link.adoptedBy.has(q)) node.adoptiveParents.push(ref);
         else node.parents.push(ref);
       }
-      node.parentType = childLink.parentType;
+      node.parentType = link.parentType;
     } else {
       node.parentType = people[p]!.record.children.map(parentTypeOf).find((t) => t) ?? "NONE";
     }
     return node;
-  };
+  }
 
-  const spread = (start: TreeNode, startPerson: number, startDepth: number) => {
+  private spread(start: TreeNode, startPerson: number, startDepth: number): void {
+    const { people, families } = this.graph;
     const queue: [TreeNode, number, number][] = [[start, startPerson, startDepth]];
     for (let head = 0; head < queue.length; head += 1) {
       const [node, p, level] = queue[head]!;
       for (const f of people[p]!.spouseFams) {
-        if (expanded[f]) continue;
-        expanded[f] = 1;
+        if (this.expanded[f]) continue;
+        this.expanded[f] = 1;
         const family = families[f]!;
         for (const c of family.children) {
           if (level + 1 > TREE_LIMITS.maxDepth) {
@@ -421,46 +610,33 @@ export function parseGedcom(bytes: Uint8Array): ImportedTree {
               `This GEDCOM file has more than ${TREE_LIMITS.maxDepth} generations, more than a tree can hold.`,
             );
           }
-          const childNode = makeNode(c, { family, link: family.links.get(c)! });
+          const childNode = this.makeNode(c, { family, link: family.links.get(c)! });
           node.children.push(childNode);
           queue.push([childNode, c, level + 1]);
         }
       }
     }
-  };
+  }
+}
 
-  // founders (no parents in the file), deepest line of descent first, then file order
-  const founders = people
-    .filter((person) => person.childFams.every((f) => families[f]!.partners.length === 0))
-    .map((person) => person.index)
-    .sort((a, b) => depth[b]! - depth[a]! || a - b);
-
-  let root: TreeNode = emptyNode();
-  const needsBranch = (p: number) =>
-    !placed[p] || (!hasNode[p] && people[p]!.spouseFams.some((f) => !expanded[f]));
-  const branch = (p: number) => {
-    if (root.person === null) {
-      root = makeNode(p, null);
-      spread(root, p, 1);
-    } else {
-      const node = makeNode(p, null);
-      node.hidden = true;
-      root.children.push(node);
-      spread(node, p, 2);
-    }
-  };
-  for (const p of founders) if (needsBranch(p)) branch(p);
+/** Places everyone (ADR 007) and counts the file's connected families. */
+function placePeople(
+  graph: FamilyGraph,
+  imported: ImportedPerson[],
+  depth: Int32Array,
+): { root: TreeNode; families: number } {
+  const familyOf = connectedFamilies(graph.people, graph.families);
+  const placement = new Placement(graph, imported);
+  for (const p of founderOrder(graph, depth, familyOf)) {
+    if (placement.needsBranch(p)) placement.branch(p);
+  }
   // everyone has a founder above them once cycles are refused; this only guards that promise
-  for (let p = 0; p < people.length; p += 1) if (needsBranch(p)) branch(p);
-
+  for (let p = 0; p < graph.people.length; p += 1) {
+    if (placement.needsBranch(p)) placement.branch(p);
+  }
   return {
-    source: "gedcom",
-    title: treeTitle(parsed.head),
-    description: clip(notesHtml(parsed.head), DESCRIPTION_MAX),
-    cover: null,
-    data: root,
-    people: imported,
-    images: new Map(),
+    root: placement.root ?? emptyNode(),
+    families: familyOf.reduce((most, f) => Math.max(most, f + 1), 0),
   };
 }
 
@@ -482,17 +658,22 @@ function parentTypeOf(node: GedcomNode): ParentType | null {
     : null;
 }
 
-function treeTitle(head: GedcomNode): string {
+/** The title: the file's own (an Heirloom export's), else the name of the file the player chose,
+ * else the file name in the header when it is one (not a program's name), else a default. */
+function treeTitle(head: GedcomNode, fileName: string | undefined): string {
   const own = child(head, HEIRLOOM_TAGS.title)?.value;
-  if (own !== undefined) return clip(squash(own), TITLE_MAX);
-  const file = child(head, "FILE")?.value ?? "";
-  const base = squash(
-    file
-      .split(/[\\/]/)
-      .pop()!
-      .replace(/\.[A-Za-z0-9]{1,5}$/, ""),
-  );
-  return clip(base || DEFAULT_TITLE, TITLE_MAX);
+  if (own !== undefined && squash(own) !== "") return clip(squash(own), TITLE_MAX);
+  const stem = (name: string) =>
+    squash(
+      name
+        .split(/[\\/]/)
+        .pop()!
+        .replace(/\.(?:ged|gedcom)$/i, ""),
+    );
+  if (fileName && stem(fileName) !== "") return clip(stem(fileName), TITLE_MAX);
+  const file = child(head, "FILE")?.value.trim() ?? "";
+  if (/\.(?:ged|gedcom)$/i.test(file) && stem(file) !== "") return clip(stem(file), TITLE_MAX);
+  return DEFAULT_TITLE;
 }
 
 /** A custom row's value: the payload (unless just "Y"), the date and the place. */
@@ -507,18 +688,16 @@ function factValue(node: GedcomNode, payload = true): string {
   return parts.join(", ");
 }
 
-function importPerson(
-  person: Person,
-  notesHtml: (owner: GedcomNode) => string,
-  families: Family[],
-  people: Person[],
-): ImportedPerson {
-  const { record } = person;
-  const names = childrenOf(record, "NAME");
+type CustomRow = { title: string; value: string };
+
+/** First and last name from the first NAME; further NAMEs become "Also known as" rows. */
+function importNames(
+  record: GedcomNode,
+  custom: CustomRow[],
+): { firstName: string; lastName: string } {
   let firstName = "";
   let lastName = "";
-  const custom: { title: string; value: string }[] = [];
-  names.forEach((name, i) => {
+  childrenOf(record, "NAME").forEach((name, i) => {
     const { given, surname } = splitName(name.value);
     if (i === 0) {
       const givn = child(name, "GIVN")?.value;
@@ -530,35 +709,66 @@ function importPerson(
       if (other) custom.push({ title: "Also known as", value: other });
     }
   });
+  return { firstName, lastName };
+}
 
-  const lists = { trait: [] as string[], aspiration: [] as string[], lifeState: [] as string[] };
-  for (const node of record.children) {
-    const tag = node.tag;
-    if (tag === "SEX") {
-      const sex = node.value.trim().toUpperCase();
-      if (sex) custom.push({ title: "Sex", value: SEX_LABELS[sex] ?? sex });
-    } else if (tag in FACT_LABELS) {
-      let title = FACT_LABELS[tag]!;
-      if (tag === "FACT" || tag === "EVEN") title = child(node, "TYPE")?.value.trim() ?? title;
-      const attribute = ATTRIBUTES.has(tag);
-      let value = attribute
-        ? [node.value, factValue(node, false)].filter((v) => v).join(", ")
-        : factValue(node);
-      // an ADOP event without details only says which family adopted: that is in the tree
-      if (value === "" && tag === "ADOP") continue;
-      if (value === "" && !attribute) value = "Yes";
-      custom.push({ title, value });
-    } else if (tag === HEIRLOOM_TAGS.trait) lists.trait.push(node.value);
-    else if (tag === HEIRLOOM_TAGS.aspiration) lists.aspiration.push(node.value);
-    else if (tag === HEIRLOOM_TAGS.lifeState) lists.lifeState.push(node.value);
+/** A typed event row (events.ts): "DATE, PLACE" or "Yes"; a GEDCOM 7 PHRASE stands for the date. */
+function typedEventValue(node: GedcomNode): string {
+  const date = child(node, "DATE");
+  const phrase = date ? child(date, "PHRASE")?.value.trim() : undefined;
+  const dateText = date?.value.trim() || (phrase ? `(${phrase})` : null);
+  return eventValue(dateText, child(node, "PLAC")?.value ?? null);
+}
+
+/**
+ * The custom rows of one fact of the INDI: sex and typed events (events.ts), a typed event's
+ * text (which GEDCOM 5.5.1 does not allow, but Family Tree Maker writes) in a row of its own,
+ * and any other fact as text.
+ */
+function factRows(node: GedcomNode): CustomRow[] {
+  const tag = node.tag;
+  if (tag === "SEX") {
+    const sex = node.value.trim().toUpperCase();
+    return sex ? [{ title: SEX_TITLE, value: SEX_LABELS[sex] ?? sex }] : [];
   }
-  // marriages and divorces are kept on each partner, with the other partner's name
+  const payload = node.value.trim();
+  if (tag in TYPED_EVENTS) {
+    const title = TYPED_EVENTS[tag]!;
+    const rows = [{ title, value: typedEventValue(node) }];
+    if (payload !== "" && payload.toUpperCase() !== "Y") {
+      rows.push({ title: `${title} ${EVENT_TEXT_SUFFIX}`, value: payload });
+    }
+    return rows;
+  }
+  const row = otherFactRow(node);
+  return row ? [row] : [];
+}
+
+/** Attributes, EVEN, FACT and the other events: the payload, the date and the place as text. */
+function otherFactRow(node: GedcomNode): CustomRow | null {
+  const tag = node.tag;
+  if (!(tag in FACT_LABELS)) return null;
+  let title = FACT_LABELS[tag]!;
+  if (tag === "FACT" || tag === "EVEN") title = child(node, "TYPE")?.value.trim() ?? title;
+  const attribute = ATTRIBUTES.has(tag);
+  let value = attribute
+    ? [node.value, factValue(node, false)].filter((v) => v).join(", ")
+    : factValue(node);
+  // an ADOP event without details only says which family adopted: that is in the tree
+  if (value === "" && tag === "ADOP") return null;
+  if (value === "" && !attribute) value = HAPPENED;
+  return { title, value };
+}
+
+/** Marriages and divorces with details, kept on each partner with the other partner's name. */
+function familyEventRows(person: Person, graph: FamilyGraph): CustomRow[] {
+  const rows: CustomRow[] = [];
   for (const f of person.spouseFams) {
-    const family = families[f]!;
+    const family = graph.families[f]!;
     const others = family.partners
       .filter((q) => q !== person.index)
       .map((q) => {
-        const name = childrenOf(people[q]!.record, "NAME")[0];
+        const name = childrenOf(graph.people[q]!.record, "NAME")[0];
         const { given, surname } = splitName(name?.value ?? "");
         return `${given} ${surname}`.trim();
       })
@@ -568,9 +778,25 @@ function importPerson(
       if (!title) continue;
       const details = factValue(event, false);
       if (details === "") continue;
-      custom.push({ title, value: [...others, details].join(", ") });
+      rows.push({ title, value: [...others, details].join(", ") });
     }
   }
+  return rows;
+}
+
+function importPerson(person: Person, graph: FamilyGraph): ImportedPerson {
+  const { record } = person;
+  const custom: CustomRow[] = [];
+  const { firstName, lastName } = importNames(record, custom);
+  const lists = { trait: [] as string[], aspiration: [] as string[], lifeState: [] as string[] };
+  for (const node of record.children) {
+    const rows = factRows(node);
+    if (rows.length > 0) custom.push(...rows);
+    else if (node.tag === HEIRLOOM_TAGS.trait) lists.trait.push(node.value);
+    else if (node.tag === HEIRLOOM_TAGS.aspiration) lists.aspiration.push(node.value);
+    else if (node.tag === HEIRLOOM_TAGS.lifeState) lists.lifeState.push(node.value);
+  }
+  custom.push(...familyEventRows(person, graph));
 
   const list = (values: string[]) =>
     [...new Set(values.map((v) => clip(squash(v), PERSON_LIMITS.listItem)).filter((v) => v))].slice(
@@ -581,7 +807,7 @@ function importPerson(
     key: person.key,
     firstName: clip(firstName, PERSON_LIMITS.name),
     lastName: clip(lastName, PERSON_LIMITS.name),
-    bio: clip(notesHtml(record), PERSON_LIMITS.bio),
+    bio: clip(notesHtml(record, graph), PERSON_LIMITS.bio),
     traits: list(lists.trait),
     aspirations: list(lists.aspiration),
     lifeStates: list(lists.lifeState),
@@ -598,11 +824,8 @@ function importPerson(
  * file where someone is their own ancestor: no hierarchy can show that. Kahn's algorithm, so
  * no recursion however deep the lines go.
  */
-function generationsBelow(
-  people: Person[],
-  families: Family[],
-  imported: ImportedPerson[],
-): Int32Array {
+function generationsBelow(graph: FamilyGraph, imported: ImportedPerson[]): Int32Array {
+  const { people, families } = graph;
   const n = people.length;
   const kids = (p: number): number[] => {
     const out: number[] = [];

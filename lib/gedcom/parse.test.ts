@@ -151,20 +151,29 @@ describe("parseGedcomText", () => {
       "This file is not a GEDCOM file",
     ],
     ["text that is not GEDCOM", enc("Name,Born\nAda,1815\n"), 'starts with the line "0 HEAD"'],
+    ["a CONT before anything", enc("0 CONT x\n0 TRLR\n"), 'starts with the line "0 HEAD"'],
+  ])("refuses %s with a clear message", (_name, bytes, message) => {
+    expect(refusal(bytes)).toContain(message);
+  });
+
+  it.each([
     [
       "a file cut off before 0 TRLR",
       enc("0 HEAD\n0 @I1@ INDI\n1 NAME Ada /Lovelace/\n"),
-      'does not end with the line "0 TRLR"',
+      'The file does not end with the line "0 TRLR": it may have been cut off; it was read up to its last line.',
+      1,
     ],
     [
       "garbage after the header",
-      enc("0 HEAD\n\u00ff\u00fe%%%\n0 TRLR\n"),
-      "Line 2 of the GEDCOM file is not a valid GEDCOM line.",
+      enc("0 HEAD\n\u00ff\u00fe%%%\n0 @I1@ INDI\n0 TRLR\n"),
+      "1 line is not a GEDCOM line; it was left out: line 2.",
+      1,
     ],
     [
       "a skipped level",
       enc("0 HEAD\n0 @I1@ INDI\n3 NAME x\n0 TRLR\n"),
-      "Line 3 of the GEDCOM file skips a level",
+      "1 line skips a level; it was read as part of the structure above: line 3.",
+      1,
     ],
     [
       "absurd nesting",
@@ -176,20 +185,59 @@ describe("parseGedcomText", () => {
           "0 TRLR",
         ].join("\n"),
       ),
-      "Line 102 of the GEDCOM file is nested more than 99 levels deep.",
+      "51 lines are nested more than 99 levels deep; they were left out: lines 102, 103, 104, 105, 106 and 46 more.",
+      1,
     ],
     [
       "a huge level number",
       enc("0 HEAD\n0 @I1@ INDI\n999999999 NAME x\n0 TRLR\n"),
-      "nested more than 99 levels deep",
+      "1 line is nested more than 99 levels deep; it was left out: line 3.",
+      1,
     ],
-    ["a CONT with nothing to continue", enc("0 HEAD\n0 CONT x\n0 TRLR\n"), "continues nothing"],
+    [
+      "a CONT with nothing to continue",
+      enc("0 HEAD\n0 CONT x\n0 @I1@ INDI\n0 TRLR\n"),
+      "1 continuation line (CONT or CONC) continues no text; it was left out: line 2.",
+      1,
+    ],
     [
       "a line too long",
-      enc(`0 HEAD\n0 @N1@ NOTE ${"x".repeat(GEDCOM_LIMITS.maxLineLength)}\n0 TRLR\n`),
-      "Line 2 of the GEDCOM file is longer than",
+      enc(`0 HEAD\n0 @N1@ NOTE ${"x".repeat(GEDCOM_LIMITS.maxLineLength)}\n0 @I1@ INDI\n0 TRLR\n`),
+      "1 line is longer than 262,144 characters; it was left out: line 2.",
+      1,
     ],
-  ])("refuses %s with a clear message", (_name, bytes, message) => {
-    expect(refusal(bytes)).toContain(message);
+  ])("reads past %s and says so", (_name, bytes, note, records) => {
+    const parsed = parseGedcomText(bytes);
+    expect(parsed.records.filter((r) => r.tag === "INDI")).toHaveLength(records);
+    expect(parsed.warnings.notes()).toContain(note);
+  });
+
+  it("reads a pointer on a continuation line as the continuation, and names that fault", () => {
+    const parsed = parseGedcomText(
+      file("0 @N148@ NOTE First line", "1 @N149@ CONT second line", "0 @I1@ INDI"),
+    );
+    expect(parsed.records[0]!.value).toBe("First line\nsecond line");
+    const notes = parsed.warnings.notes();
+    expect(notes).toEqual([
+      "1 continuation line (CONT or CONC) has a record id, like 1 @N1@ CONT; it was read as continuations, without the id: line 5.",
+    ]);
+    expect(notes.join(" ")).not.toContain("continues no");
+  });
+
+  it("counts tags it does not know by tag, once per unknown structure", () => {
+    const parsed = parseGedcomText(
+      file(
+        "0 @I1@ INDI",
+        "1 _UID 1234",
+        "1 _SCHEMA",
+        "2 _FA1",
+        "3 LABL x",
+        "1 _UID 5678",
+        "1 NAME A /B/",
+      ),
+    );
+    expect(parsed.warnings.notes()).toEqual([
+      "3 lines have tags Heirloom does not know; they were left out (_UID ×2, _SCHEMA): lines 5, 6, 9.",
+    ]);
   });
 });

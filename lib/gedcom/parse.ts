@@ -2,6 +2,10 @@
 // an explicit stack indexed by level, so hostile nesting is a bounded loop, not a deep call stack.
 import { ImportError } from "@/lib/import/types";
 import { decodeGedcom, type GedcomEncoding } from "./decode";
+import { HEIRLOOM_TAGS, STANDARD_TAGS } from "./tags";
+import { GedcomWarnings } from "./warnings";
+
+const HEIRLOOM_TAG_NAMES = new Set<string>(Object.values(HEIRLOOM_TAGS));
 
 /** One structure: a line and the lines nested under it. */
 export interface GedcomNode {
@@ -27,6 +31,8 @@ export interface ParsedGedcom {
   head: GedcomNode;
   /** Every level-0 record after HEAD, TRLR excluded. */
   records: GedcomNode[];
+  /** Faults read past, by kind; the import adds its own and turns them into notes. */
+  warnings: GedcomWarnings;
 }
 
 export const GEDCOM_LIMITS = {
@@ -44,10 +50,6 @@ const BLANK = /^\s*$/;
 
 const NOT_GEDCOM = 'This file is not a GEDCOM file: a GEDCOM file starts with the line "0 HEAD".';
 
-function lineError(line: number, problem: string): ImportError {
-  return new ImportError(`Line ${line.toLocaleString("en-US")} of the GEDCOM file ${problem}.`);
-}
-
 /** The first child with this tag. */
 export function child(node: GedcomNode, tag: string): GedcomNode | undefined {
   return node.children.find((c) => c.tag === tag);
@@ -58,7 +60,9 @@ export function childrenOf(node: GedcomNode, tag: string): GedcomNode[] {
   return node.children.filter((c) => c.tag === tag);
 }
 
-/** Reads the bytes of a GEDCOM file into records; throws ImportError on anything malformed. */
+/** Reads the bytes of a GEDCOM file into records. Refuses only a file that cannot be read at all
+ * (empty, binary, not GEDCOM, beyond the limits); a fault in a line is read past and counted in
+ * `warnings` (docs/decisions/007-gedcom-placement.md). */
 export function parseGedcomText(bytes: Uint8Array): ParsedGedcom {
   if (bytes.length === 0) throw new ImportError("The GEDCOM file is empty.");
   const { text, encoding } = decodeGedcom(bytes);
@@ -71,115 +75,142 @@ export function parseGedcomText(bytes: Uint8Array): ParsedGedcom {
       `The GEDCOM file is too large: it has more than ${GEDCOM_LIMITS.maxLines.toLocaleString("en-US")} lines.`,
     );
   }
+  const reader = new RecordReader(!(Number.parseInt(peekVersion(rawLines), 10) >= 7));
+  for (let index = 0; index < rawLines.length && !reader.ended; index += 1) {
+    reader.read(rawLines[index]!, index + 1);
+  }
+  const head = reader.head;
+  if (!head) throw new ImportError(NOT_GEDCOM);
+  if (!reader.ended) reader.warnings.add("missingTrailer", 0);
+  const version = versionOf(head);
+  const major = Number.parseInt(version, 10);
+  return {
+    version,
+    major: Number.isNaN(major) ? 5 : major,
+    encoding,
+    head,
+    records: reader.records,
+    warnings: reader.warnings,
+  };
+}
 
-  // GEDCOM 7 only unescapes a leading "@@"; 5.5.1 doubles every "@" in text
-  const allAts = !(Number.parseInt(peekVersion(rawLines), 10) >= 7);
-  const unescape = (value: string) =>
-    !value.includes("@@")
-      ? value
-      : allAts
-        ? value.replaceAll("@@", "@")
-        : value.startsWith("@@")
-          ? value.slice(1)
-          : value;
+const isKnownTag = (tag: string) => STANDARD_TAGS.has(tag) || HEIRLOOM_TAG_NAMES.has(tag);
 
-  const records: GedcomNode[] = [];
-  // stack[i] is the open structure at level i; `depth` of them are open
-  const stack: GedcomNode[] = [];
-  let depth = 0;
-  let head: GedcomNode | null = null;
-  let trailer = false;
+/** Builds records line by line on a stack indexed by level (no recursion). */
+class RecordReader {
+  readonly records: GedcomNode[] = [];
+  readonly warnings = new GedcomWarnings();
+  head: GedcomNode | null = null;
+  ended = false;
+  /** stack[i] is the open structure at level i; `depth` of them are open. */
+  private readonly stack: GedcomNode[] = [];
+  /** known[i]: the open structure at level i is one Heirloom reads (unknown subtrees are skipped). */
+  private readonly known: boolean[] = [];
+  private depth = 0;
 
-  for (let index = 0; index < rawLines.length && !trailer; index += 1) {
-    const raw = rawLines[index]!;
-    const lineNumber = index + 1;
+  /** 5.5.1 doubles every "@" in text; GEDCOM 7 only a leading one. */
+  constructor(private readonly allAts: boolean) {}
+
+  read(raw: string, lineNumber: number): void {
     if (raw.length > GEDCOM_LIMITS.maxLineLength) {
-      throw lineError(
-        lineNumber,
-        `is longer than ${GEDCOM_LIMITS.maxLineLength.toLocaleString("en-US")} characters`,
-      );
+      this.warnings.add("longLine", lineNumber);
+      return;
     }
-    if (BLANK.test(raw)) continue;
+    if (BLANK.test(raw)) return;
     const match = LINE.exec(raw);
-    if (!match) {
-      if (!head) throw new ImportError(NOT_GEDCOM);
-      throw lineError(lineNumber, "is not a valid GEDCOM line");
+    if (!this.head) {
+      if (!match || match[1] !== "0" || match[3]!.toUpperCase() !== "HEAD") {
+        throw new ImportError(NOT_GEDCOM);
+      }
     }
-    const level = Number(match[1]);
+    if (!match) {
+      this.warnings.add("malformedLine", lineNumber);
+      return;
+    }
+    let level = Number(match[1]);
     const xref = match[2] ?? null;
     const tag = match[3]!.toUpperCase();
     const rawValue = match[4] ?? "";
-
-    if (!head) {
-      if (level !== 0 || tag !== "HEAD") throw new ImportError(NOT_GEDCOM);
-    }
     if (level > GEDCOM_LIMITS.maxLevel) {
-      throw lineError(lineNumber, `is nested more than ${GEDCOM_LIMITS.maxLevel} levels deep`);
+      this.warnings.add("tooDeep", lineNumber);
+      return;
     }
-    if (level > depth) {
-      throw lineError(lineNumber, `skips a level (level ${level} after level ${depth - 1})`);
+    if (level > this.depth) {
+      // read as best it can be: a child of the innermost open structure
+      this.warnings.add("skippedLevel", lineNumber);
+      level = this.depth;
     }
-
     if (tag === "CONT" || tag === "CONC") {
-      const parent = level > 0 ? stack[level - 1] : undefined;
-      if (!parent || xref) throw lineError(lineNumber, `has a ${tag} line that continues nothing`);
-      const text = unescape(rawValue);
-      parent.value += tag === "CONT" ? `\n${text}` : text;
-      if (parent.value.length > GEDCOM_LIMITS.maxLineLength) {
-        throw lineError(
-          lineNumber,
-          `continues a text longer than ${GEDCOM_LIMITS.maxLineLength.toLocaleString("en-US")} characters`,
-        );
-      }
-      // a continuation line closes any structure nested under its parent
-      depth = level;
-      continue;
+      this.continueText(level, xref, tag, rawValue, lineNumber);
+      return;
     }
-
+    if (xref && level > 0) this.warnings.add("idInRecord", lineNumber);
     const pointerMatch = rawValue.includes("@") ? POINTER.exec(rawValue.trim()) : null;
     const node: GedcomNode = {
       level,
       xref: level === 0 ? xref : null,
       tag,
-      value: "",
+      value: pointerMatch ? "" : this.unescape(rawValue),
       pointer: pointerMatch ? pointerMatch[1]! : null,
       line: lineNumber,
       children: [],
     };
-    if (xref && level > 0)
-      throw lineError(lineNumber, "gives an id to a structure inside a record");
-
+    const parentKnown = level === 0 || this.known[level - 1] === true;
+    const known = parentKnown && isKnownTag(tag);
+    if (parentKnown && !known) this.warnings.add("unknownTag", lineNumber, tag);
     if (level === 0) {
-      if (!head) {
-        head = node;
-      } else if (tag === "TRLR") {
-        trailer = true;
-        break;
-      } else {
-        if (records.length >= GEDCOM_LIMITS.maxRecords) {
-          throw new ImportError(
-            `The GEDCOM file is too large: it has more than ${GEDCOM_LIMITS.maxRecords.toLocaleString("en-US")} records.`,
-          );
-        }
-        records.push(node);
-      }
+      if (!this.head) this.head = node;
+      else if (tag === "TRLR") {
+        this.ended = true;
+        return;
+      } else this.addRecord(node);
     } else {
-      stack[level - 1]!.children.push(node);
+      this.stack[level - 1]!.children.push(node);
     }
-    node.value = node.pointer ? "" : unescape(rawValue);
-    stack[level] = node;
-    depth = level + 1;
+    this.stack[level] = node;
+    this.known[level] = known;
+    this.depth = level + 1;
   }
 
-  if (!head) throw new ImportError(NOT_GEDCOM);
-  if (!trailer) {
-    throw new ImportError(
-      'The GEDCOM file is incomplete: it does not end with the line "0 TRLR". It may have been cut off while downloading or copying; export it again from your genealogy program.',
-    );
+  private addRecord(node: GedcomNode): void {
+    if (this.records.length >= GEDCOM_LIMITS.maxRecords) {
+      throw new ImportError(
+        `The GEDCOM file is too large: it has more than ${GEDCOM_LIMITS.maxRecords.toLocaleString("en-US")} records.`,
+      );
+    }
+    this.records.push(node);
   }
-  const version = versionOf(head);
-  const major = Number.parseInt(version, 10);
-  return { version, major: Number.isNaN(major) ? 5 : major, encoding, head, records };
+
+  /** CONT adds a line break and text, CONC text, to the structure one level up. */
+  private continueText(
+    level: number,
+    xref: string | null,
+    tag: string,
+    rawValue: string,
+    lineNumber: number,
+  ): void {
+    const parent = level > 0 ? this.stack[level - 1] : undefined;
+    if (!parent) {
+      this.warnings.add("orphanContinuation", lineNumber);
+      return;
+    }
+    if (xref) this.warnings.add("idOnContinuation", lineNumber);
+    const text = this.unescape(rawValue);
+    const joined = parent.value + (tag === "CONT" ? `\n${text}` : text);
+    if (joined.length > GEDCOM_LIMITS.maxLineLength) {
+      this.warnings.add("longLine", lineNumber);
+    } else {
+      parent.value = joined;
+    }
+    // a continuation line closes any structure nested under its parent
+    this.depth = level;
+  }
+
+  private unescape(value: string): string {
+    if (!value.includes("@@")) return value;
+    if (this.allAts) return value.replaceAll("@@", "@");
+    return value.startsWith("@@") ? value.slice(1) : value;
+  }
 }
 
 /** HEAD.GEDC.VERS from the raw lines, before the records are built (it sets the escaping rules). */

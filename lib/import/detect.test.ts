@@ -6,6 +6,11 @@ import { detectFormat, UNKNOWN_FORMAT } from "./detect";
 import { ImportError } from "./types";
 
 const text = (value: string) => new TextEncoder().encode(value);
+/** UTF-16 without a byte-order mark, in either byte order. */
+const utf16 = (value: string, order: "le" | "be") => {
+  const bytes = Buffer.from(value, "utf16le");
+  return order === "le" ? bytes : bytes.swap16();
+};
 
 describe("detectFormat", () => {
   it.each([
@@ -21,6 +26,13 @@ describe("detectFormat", () => {
     [
       "GEDCOM in UTF-16LE with its BOM",
       () => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("0 HEAD\n0 TRLR\n", "utf16le")]),
+      "gedcom",
+    ],
+    ["GEDCOM in UTF-16LE without a BOM", () => utf16("0 HEAD\r\n0 TRLR\r\n", "le"), "gedcom"],
+    ["GEDCOM in UTF-16BE without a BOM", () => utf16("0 HEAD\r\n0 TRLR\r\n", "be"), "gedcom"],
+    [
+      "GEDCOM in UTF-16BE with its BOM",
+      () => Buffer.concat([Buffer.from([0xfe, 0xff]), utf16("0 HEAD\n0 TRLR\n", "be")]),
       "gedcom",
     ],
   ])("%s", (_name, make, format) => {

@@ -14,21 +14,27 @@ export const UNKNOWN_FORMAT =
 
 const UTF8_BOM = [0xef, 0xbb, 0xbf];
 
-/** True when the bytes are GEDCOM text: "0 HEAD" first, after an optional byte-order mark. */
-export function looksLikeGedcom(bytes: Uint8Array): boolean {
+/**
+ * The encoding of text that starts with "0 HEAD": UTF-16 by its byte-order mark or, without
+ * one, by the zero byte beside each ASCII character; otherwise one byte per character (UTF-8,
+ * with or without a byte-order mark, ANSEL, Windows-1252...).
+ */
+function headText(bytes: Uint8Array): string {
+  const [b0, b1] = bytes;
+  let encoding = "latin1";
   let start = 0;
   if (UTF8_BOM.every((b, i) => bytes[i] === b)) start = 3;
-  const utf16 =
-    (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
-  if (utf16) {
-    const littleEndian = bytes[0] === 0xff;
-    const head = new TextDecoder(littleEndian ? "utf-16le" : "utf-16be").decode(
-      bytes.subarray(2, 2 + 2 * 16),
-    );
-    return /^\s*0 HEAD\b/.test(head);
-  }
-  const head = new TextDecoder("latin1").decode(bytes.subarray(start, start + 16));
-  return /^\s*0 HEAD\b/.test(head);
+  else if (b0 === 0xff && b1 === 0xfe) [encoding, start] = ["utf-16le", 2];
+  else if (b0 === 0xfe && b1 === 0xff) [encoding, start] = ["utf-16be", 2];
+  else if (b0 !== 0 && b1 === 0) encoding = "utf-16le";
+  else if (b0 === 0 && b1 !== 0) encoding = "utf-16be";
+  const width = encoding === "latin1" ? 1 : 2;
+  return new TextDecoder(encoding).decode(bytes.subarray(start, start + 16 * width));
+}
+
+/** True when the bytes are GEDCOM text: "0 HEAD" first, in UTF-8, UTF-16 or an 8-bit set. */
+export function looksLikeGedcom(bytes: Uint8Array): boolean {
+  return /^\s*0 HEAD\b/.test(headText(bytes));
 }
 
 /** The format of an uploaded file; ImportError when it is none of ours. */

@@ -140,6 +140,24 @@ export const filePerson = z.object({
 });
 export type FilePerson = z.output<typeof filePerson>;
 
+/**
+ * A tree as Plum Tree's data/tree.js and PruneTree's bundle.json write it: ids as strings or
+ * numbers, a missing title or description as empty, the cover an image name or id.
+ */
+export const fileTree = z.object({
+  _id: fileId.nullish(),
+  title: z
+    .string()
+    .nullish()
+    .transform((v) => v ?? ""),
+  description: z
+    .string()
+    .nullish()
+    .transform((v) => v ?? ""),
+  cover: z.union([z.string(), z.number()]).nullish(),
+  data: z.unknown().optional(),
+});
+
 export const filePeople = z
   .array(z.unknown())
   .max(MAX_IMPORT_PEOPLE, `A tree can hold at most ${MAX_IMPORT_PEOPLE} people`);

@@ -11,6 +11,7 @@ export async function parseImportFile(
   bytes: ZipInput,
   format?: ImportFormat,
   limits?: ZipLimits,
+  options: { fileName?: string } = {},
 ): Promise<ImportedTree> {
   switch (format ?? detectFormat(bytes, limits)) {
     case "plumtree":
@@ -22,7 +23,7 @@ export async function parseImportFile(
     case "gedcom": {
       // Loaded on demand: GEDCOM is the other importer's module and most imports are ZIPs.
       const { parseGedcom } = await import("@/lib/gedcom/import");
-      return parseGedcom(bytesOf(bytes));
+      return parseGedcom(bytesOf(bytes), { fileName: options.fileName });
     }
   }
 }

@@ -4,11 +4,10 @@
 //                               aspirations, lifeStates, custom, links}, …]
 //   images/<id>     the images the cover and avatars name
 //   tree.html       the offline viewer (ignored on import)
-import { z } from "zod";
 import {
   baseName,
-  fileId,
   filePeople,
+  fileTree,
   normalizeTreeData,
   parsePeople,
   parseVarFile,
@@ -21,20 +20,6 @@ import { openZip, type ZipArchive, type ZipInput, type ZipLimits } from "./zip";
 
 export const TREE_FILE = "data/tree.js";
 export const PEOPLE_FILE = "data/people.js";
-
-const fileTree = z.object({
-  _id: fileId.nullish(),
-  title: z
-    .string()
-    .nullish()
-    .transform((v) => v ?? ""),
-  description: z
-    .string()
-    .nullish()
-    .transform((v) => v ?? ""),
-  cover: z.union([z.string(), z.number()]).nullish(),
-  data: z.unknown().optional(),
-});
 
 /**
  * Finds the archive entry for an image reference: `images/<value>`, else

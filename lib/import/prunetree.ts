@@ -13,6 +13,7 @@ import { z } from "zod";
 import {
   fileId,
   filePeople,
+  fileTree,
   normalizeTreeData,
   parseJsonFile,
   parsePeople,
@@ -26,19 +27,7 @@ import { openZip, type ZipArchive, type ZipInput, type ZipLimits } from "./zip";
 export const BUNDLE_FILE = "bundle.json";
 
 const bundle = z.object({
-  tree: z.object({
-    _id: fileId.nullish(),
-    title: z
-      .string()
-      .nullish()
-      .transform((v) => v ?? ""),
-    description: z
-      .string()
-      .nullish()
-      .transform((v) => v ?? ""),
-    cover: z.union([z.string(), z.number()]).nullish(),
-    data: z.unknown().optional(),
-  }),
+  tree: fileTree,
   people: filePeople.nullish().transform((v) => v ?? []),
   images: z
     .array(z.object({ _id: fileId }).loose())

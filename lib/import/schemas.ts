@@ -12,6 +12,8 @@ export const importQuery = z.object({
     .trim()
     .max(TITLE_MAX, `A title can be at most ${TITLE_MAX} characters`)
     .optional(),
+  /** The name of the file the player chose: a GEDCOM file without a title of its own is named after it. */
+  fileName: z.string().max(1_000, "fileName can be at most 1000 characters").optional(),
 });
 export type ImportQuery = z.infer<typeof importQuery>;
 
@@ -31,4 +33,6 @@ export interface ImportSummary {
   skippedImages: { image: string; reason: string }[];
   droppedLinks: number;
   notes: string[];
+  /** Unconnected families: the first is the tree's root, the others sit beside it (hidden nodes). */
+  families: number;
 }

@@ -49,8 +49,11 @@ export interface ImportedTree {
   images: ImportedImages;
   /** The tree's id in the file, if it had one (links to it are links within the tree). */
   sourceTreeId?: string | null;
-  /** Things the importer left out, for the player (e.g. an image missing from the archive). */
+  /** Things the importer left out or read past, for the player (e.g. an image missing from the
+   * archive, 622 pointers to missing families). */
   notes?: string[];
+  /** How many unconnected families the file holds (GEDCOM); otherwise counted from the tree. */
+  families?: number;
 }
 
 /** A file that cannot be imported. The message is shown to the player as the error's detail. */

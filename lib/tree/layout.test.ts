@@ -123,6 +123,53 @@ describe("layoutTree positions", () => {
     expect(layoutTree(node("a", [node("b", [], { hidden: true })]), everyone).links).toEqual([]);
   });
 
+  it("centres a parent over the children it links, so no connector runs above a hidden child", () => {
+    // an imported root: its own family, then two unrelated families beside it (issue 13)
+    const layout = layoutTree(
+      node("a", [
+        node("b"),
+        node("c"),
+        node("x", [node("y")], { hidden: true }),
+        node("z", [], { hidden: true }),
+      ]),
+      everyone,
+    );
+    const at = (key: string) => layout.nodes.find((n) => n.key === key)!;
+    expect(at("").x).toBe((at("0").x + at("1").x) / 2);
+    expect(layout.links).toHaveLength(2);
+    const rootLink = layout.links.find((l) => l.parentKey === "")!;
+    const xs = [...rootLink.d.matchAll(/[MH](-?[\d.]+)/g)].map((m) => Number(m[1]));
+    // every x the connector reaches lies between the linked children, clear of the hidden ones
+    for (const x of xs) expect(x).toBeLessThanOrEqual(at("1").x);
+    expect(at("2").x - at("2").width / 2).toBeGreaterThan(Math.max(...xs));
+    // the hidden family keeps its own connector
+    expect(layout.links.find((l) => l.parentKey === "2")!.d).toBe(
+      `M${at("2").x},244V272M${at("2").x},272V300`,
+    );
+  });
+
+  it("moves a parent with hidden children only as far as its neighbours leave room", () => {
+    const layout = layoutTree(
+      node("a", [
+        node("b", [node("d"), node("e", [], { hidden: true }), node("f", [], { hidden: true })]),
+        node("c", [node("m"), node("x")]),
+      ]),
+      everyone,
+    );
+    for (const row of layout.nodeRows) {
+      for (let i = row.start + 1; i < row.end; i += 1) {
+        const left = layout.nodes[i - 1]!;
+        const right = layout.nodes[i]!;
+        expect(right.x - right.width / 2 - (left.x + left.width / 2)).toBeGreaterThanOrEqual(
+          40 - 1e-6,
+        );
+      }
+    }
+    const b = layout.nodes.find((n) => n.key === "0")!;
+    const d = layout.nodes.find((n) => n.key === "0.0")!;
+    expect(b.x).toBe(d.x);
+  });
+
   it("gives every node the key of its path", () => {
     const { data, people } = generateLegacy({ sims: 300, seed: 3 });
     const layout = layoutTree(data, new Map(people.map((p) => [p._id, p])));

@@ -339,6 +339,49 @@ function widthsFor(people: ReadonlyMap<string, Person>): WeakMap<TreeNode, numbe
   return widthCache.widths;
 }
 
+/** What centreOverLinkedChildren needs of d3's placed nodes. */
+interface Placed {
+  x: number;
+  depth: number;
+  width: number;
+  data: TreeNode;
+  parent: Placed | null;
+  children?: Placed[];
+}
+
+/**
+ * d3 centres a parent over all of its children, hidden ones included, so the connector to its
+ * other children ran above the hidden ones as if it linked them too (issue 13: a GEDCOM root over
+ * 217 unrelated families). A parent with hidden children is moved over the children it links,
+ * as far as its neighbours in the generation leave room (the root always has room).
+ */
+function centreOverLinkedChildren(ordered: Placed[], siblingGap: number, cousinGap: number): void {
+  const gap = (a: Placed, b: Placed) => (a.parent === b.parent ? siblingGap : cousinGap);
+  for (let i = 0; i < ordered.length; i += 1) {
+    const point = ordered[i]!;
+    const children = point.children;
+    if (!children?.some((child) => child.data.hidden)) continue;
+    let first = Infinity;
+    let last = -Infinity;
+    for (const child of children) {
+      if (child.data.hidden) continue;
+      first = Math.min(first, child.x);
+      last = Math.max(last, child.x);
+    }
+    if (first === Infinity) continue;
+    let x = (first + last) / 2;
+    const left = ordered[i - 1];
+    if (left?.depth === point.depth)
+      x = Math.max(x, left.x + (left.width + point.width) / 2 + gap(left, point));
+    const right = ordered[i + 1];
+    if (right?.depth === point.depth) {
+      x = Math.min(x, right.x - (right.width + point.width) / 2 - gap(point, right));
+    }
+    // never past where d3 put it relative to the neighbours: rows stay sorted by x
+    if ((x - point.x) * ((first + last) / 2 - point.x) >= 0) point.x = x;
+  }
+}
+
 /**
  * Positions every node of a tree (d3-hierarchy's tidy tree), with node widths taken into account
  * so nodes widened by partners never overlap, and draws one connector per family.
@@ -378,6 +421,7 @@ export function layoutTree(root: TreeNode, people: ReadonlyMap<string, Person>):
     )(rootHierarchy);
 
   const ordered = positioned.descendants() as Sized[];
+  centreOverLinkedChildren(ordered, siblingGap, cousinGap);
   const nodes: LayoutNode[] = new Array<LayoutNode>(ordered.length);
   const nodeRows: Row[] = [];
   let minX = Infinity;

@@ -52,6 +52,17 @@ function remapData(root: TreeNode, ids: ReadonlyMap<string, string>): TreeNode {
   return out;
 }
 
+/** Families drawn apart: the root's and one per hidden node (a hidden node draws no connector). */
+function countFamilies(root: TreeNode): number {
+  let families = root.person ? 1 : 0;
+  const stack = [...root.children];
+  for (let node = stack.pop(); node; node = stack.pop()) {
+    if (node.hidden && node.person) families += 1;
+    stack.push(...node.children);
+  }
+  return families;
+}
+
 /**
  * Creates a new tree of `ownerId` from an imported file, all or nothing:
  * - new ids for the tree and every person; every reference in the structure remapped;
@@ -176,6 +187,7 @@ async function importTreeOrThrow(
       skippedImages,
       droppedLinks: dropped,
       notes: file.notes ?? [],
+      families: file.families ?? countFamilies(checked.data),
     },
   };
 }
