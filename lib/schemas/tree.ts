@@ -150,7 +150,7 @@ export const jsonPatchOperation = z
     op: z.enum(PATCH_OPS, { error: `op must be one of ${PATCH_OPS.join(", ")}` }),
     path: jsonPointer,
     from: jsonPointer.optional(),
-    value: z.unknown(),
+    value: z.unknown().optional(),
   })
   .superRefine((operation, ctx) => {
     const needsValue = ["add", "replace", "test"].includes(operation.op);
