@@ -1,4 +1,5 @@
-import { compare, type Operation } from "fast-json-patch";
+// The default export: under plain Node (tsx, the bench) the CommonJS build has no named exports.
+import jsonPatch, { type Operation } from "fast-json-patch";
 import { type PersonRef, type TreeNode, TREE_PATCH_LIMITS } from "@/lib/schemas/tree";
 
 /**
@@ -61,7 +62,7 @@ export function storedForm(node: TreeNode): TreeNode {
  * the whole body is the better thing to send: too many operations, or no fewer bytes.
  */
 export function structurePatch(saved: TreeNode, next: TreeNode): Operation[] | null {
-  const operations = compare({ data: saved }, { data: next });
+  const operations = jsonPatch.compare({ data: saved }, { data: next });
   if (operations.length > TREE_PATCH_LIMITS.maxOperations) return null;
   const length = JSON.stringify(operations).length;
   if (length >= PATCH_CHECK_FROM && length >= JSON.stringify({ data: next }).length) return null;

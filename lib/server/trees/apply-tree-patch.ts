@@ -1,5 +1,6 @@
 import "server-only";
-import { JsonPatchError, type Operation, applyPatch } from "fast-json-patch";
+// The default export: under plain Node the CommonJS build has no named exports.
+import jsonPatch, { type Operation } from "fast-json-patch";
 import type { JsonPatchOperation } from "@/lib/schemas/tree";
 import { ApiError } from "@/lib/server/errors";
 
@@ -24,9 +25,9 @@ export function applyTreePatch(data: unknown, operations: JsonPatchOperation[]):
     // validateOperation: check each one against the document; mutateDocument: no deep copy of a
     // 10,000-node tree; banPrototypeModifications: never write through __proto__.
     // jsonPatchOperation checked each op's fields as the RFC asks; fast-json-patch checks again.
-    applyPatch(document, operations as Operation[], true, true, true);
+    jsonPatch.applyPatch(document, operations as Operation[], true, true, true);
   } catch (error) {
-    if (error instanceof JsonPatchError) {
+    if (error instanceof jsonPatch.JsonPatchError) {
       const operation = operations[error.index ?? -1];
       const which = operation ? ` (${operation.op} ${operation.path})` : "";
       const reason = REASONS[error.name] ?? error.message;
