@@ -13,7 +13,13 @@ import {
 } from "@/lib/schemas/tree";
 import { db } from "@/lib/server/db";
 import { api, detailOf } from "../helpers/api";
-import { type TestUser, buildLegacy, createTree, createUser, insertPeople } from "../helpers/factories";
+import {
+  type TestUser,
+  buildLegacy,
+  createTree,
+  createUser,
+  insertPeople,
+} from "../helpers/factories";
 
 const CONFLICT =
   "This tree was changed somewhere else (another tab or device). Reload to get the latest version.";
@@ -129,9 +135,12 @@ describe("PATCH /api/trees/{id} with a JSON Patch", () => {
     // the same people in both trees, by position
     const toB = new Map(peopleA.map((id, i) => [id, peopleB[i]!]));
     const inB = (data: TreeNode): TreeNode =>
-      JSON.parse(JSON.stringify(data).replace(/"_id":"([^"]+)"/g, (_, id: string) =>
-        `"_id":"${toB.get(id)}"`,
-      )) as TreeNode;
+      JSON.parse(
+        JSON.stringify(data).replace(
+          /"_id":"([^"]+)"/g,
+          (_, id: string) => `"_id":"${toB.get(id)}"`,
+        ),
+      ) as TreeNode;
 
     let current: TreeNode = buildLegacy(peopleA, { nodes: 12, branching: 2, partnerRows: 1 });
     expect((await sendWhole(both[0]._id, current)).status).toBe(200);
@@ -151,7 +160,9 @@ describe("PATCH /api/trees/{id} with a JSON Patch", () => {
         expect(patched.status, JSON.stringify(patched.body)).toBe(200);
         expect(patched.body.version).toBe(whole.body.version);
         expect(patched.headers.get("etag")).toBe(whole.headers.get("etag"));
-        expect(await storedData(both[1]._id)).toEqual(inB((await storedData(both[0]._id)) as TreeNode));
+        expect(await storedData(both[1]._id)).toEqual(
+          inB((await storedData(both[0]._id)) as unknown as TreeNode),
+        );
         current = next;
         version += 1;
       }),
@@ -211,7 +222,7 @@ describe("PATCH /api/trees/{id} with a JSON Patch", () => {
     );
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ _id: tree._id, version: 2 });
-    expect(((await storedData(tree._id)) as TreeNode).hidden).toBe(true);
+    expect(((await storedData(tree._id)) as unknown as TreeNode).hidden).toBe(true);
   });
 
   describe("refuses hostile and broken patches, storing nothing", () => {
@@ -292,7 +303,12 @@ describe("PATCH /api/trees/{id} with a JSON Patch", () => {
         400,
         "A add operation needs a value",
       ],
-      ["a body that is not a list", { op: "remove", path: "/data" }, 400, "A JSON Patch must be an array of operations"],
+      [
+        "a body that is not a list",
+        { op: "remove", path: "/data" },
+        400,
+        "A JSON Patch must be an array of operations",
+      ],
       [
         "too many operations",
         tooMany,
@@ -307,7 +323,13 @@ describe("PATCH /api/trees/{id} with a JSON Patch", () => {
       ],
       [
         "a result that places someone of another tree",
-        [{ op: "replace", path: "/data/person", value: { _id: "0b6f5a3e-1c2d-4e5f-8a9b-0c1d2e3f4a5b" } }],
+        [
+          {
+            op: "replace",
+            path: "/data/person",
+            value: { _id: "0b6f5a3e-1c2d-4e5f-8a9b-0c1d2e3f4a5b" },
+          },
+        ],
         400,
         "The tree refers to people who are not in this tree: 0b6f5a3e-1c2d-4e5f-8a9b-0c1d2e3f4a5b",
       ],

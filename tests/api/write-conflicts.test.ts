@@ -125,11 +125,9 @@ describe("PUT /api/people/{id} with If-Match", () => {
   it("keeps today's behaviour without If-Match (SPEC.md clients): the last write wins", async () => {
     const person = await createPerson(owner.token, treeId);
     for (const bio of ["<p>One</p>", "<p>Two</p>"]) {
-      const response = await api.put<Person>(
-        personPath(person._id),
-        editBody(person, { bio }),
-        { token: owner.token },
-      );
+      const response = await api.put<Person>(personPath(person._id), editBody(person, { bio }), {
+        token: owner.token,
+      });
       expect(response.status).toBe(200);
     }
     const read = await api.get<Person>(personPath(person._id), { token: owner.token });
