@@ -3,6 +3,11 @@ import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 import { ImageManager } from "@/components/image-manager/image-manager";
 import { RichTextEditor } from "@/components/rich-text/rich-text-editor";
+import {
+  isConflict,
+  type WriteConflict,
+  WriteConflictNotice,
+} from "@/components/tree-details/write-conflict";
 import { LinkButton, TextLink } from "@/components/ui/button";
 import { Card, PageHeader } from "@/components/ui/card";
 import { checkForm, Form, FormActions, SubmitButton } from "@/components/ui/form";
@@ -38,7 +43,9 @@ const EMPTY: PersonFields = {
 };
 
 type Load =
-  { status: "loading" } | { status: "failed" } | { status: "ready"; person: PersonFields };
+  | { status: "loading" }
+  | { status: "failed" }
+  | { status: "ready"; person: PersonFields; etag: string | null };
 
 const needsLogin = (error: unknown) => error instanceof ApiRequestError && error.needsLogin;
 
@@ -51,17 +58,19 @@ export function PersonEditor({ treeId, personId }: { treeId: string; personId?: 
   const router = useRouter();
   const { ready } = useSession();
   const [load, setLoad] = useState<Load>(
-    personId ? { status: "loading" } : { status: "ready", person: EMPTY },
+    personId ? { status: "loading" } : { status: "ready", person: EMPTY, etag: null },
   );
 
   useEffect(() => {
     if (!ready || !personId) return;
     let current = true;
+    let etag: string | null = null;
     api<Person>(`/api/people/${encodeURIComponent(personId)}`, {
       fallback: "Failed to get person info",
       expect: [401],
+      onHeaders: (headers) => (etag = headers.get("etag")),
     }).then(
-      (person) => current && setLoad({ status: "ready", person }),
+      (person) => current && setLoad({ status: "ready", person, etag }),
       (error: unknown) => {
         if (!current) return;
         if (needsLogin(error)) router.replace("/login");
@@ -93,7 +102,15 @@ export function PersonEditor({ treeId, personId }: { treeId: string; personId?: 
       </>
     );
   }
-  return <PersonForm treeId={treeId} personId={personId} heading={heading} initial={load.person} />;
+  return (
+    <PersonForm
+      treeId={treeId}
+      personId={personId}
+      heading={heading}
+      initial={load.person}
+      initialEtag={load.etag}
+    />
+  );
 }
 
 function PersonForm({
@@ -101,11 +118,14 @@ function PersonForm({
   personId,
   heading,
   initial,
+  initialEtag,
 }: {
   treeId: string;
   personId?: string;
   heading: string;
   initial: PersonFields;
+  /** The person's ETag when it was loaded: an edit is sent with If-Match of it. */
+  initialEtag: string | null;
 }) {
   const router = useRouter();
   const [avatar, setAvatar] = useState(initial.avatar);
@@ -120,8 +140,11 @@ function PersonForm({
   );
   const [focusKey, setFocusKey] = useState<string | null>(null);
   const [errors, setErrors] = useState<Partial<Record<string, string>>>({});
+  const [etag, setEtag] = useState(initialEtag);
+  const [conflict, setConflict] = useState<WriteConflict | null>(null);
 
-  async function onSubmit() {
+  /** Saves the form; `ifMatch` is the version it overwrites (the loaded one, or a 409's). */
+  async function onSubmit(ifMatch = etag) {
     const values = {
       tree: treeId,
       avatar,
@@ -145,12 +168,27 @@ function PersonForm({
     setErrors({});
     try {
       if (personId) {
-        await api(`/api/people/${encodeURIComponent(personId)}`, {
-          method: "PUT",
-          body: checked.data,
-          fallback: "Unknown error occurred updating person",
-          expect: [401],
-        });
+        let answered: string | null = null;
+        try {
+          await api(`/api/people/${encodeURIComponent(personId)}`, {
+            method: "PUT",
+            body: checked.data,
+            headers: ifMatch ? { "If-Match": ifMatch } : undefined,
+            fallback: "Unknown error occurred updating person",
+            expect: [401, 409],
+            onHeaders: (headers) => (answered = headers.get("etag")),
+          });
+        } catch (error) {
+          // Someone else saved first: keep everything typed here, and say so beside the form.
+          if (!isConflict(error)) throw error;
+          setConflict({
+            detail: error.detail ?? "This Sim was changed elsewhere.",
+            etag: answered,
+          });
+          return;
+        }
+        setConflict(null);
+        setEtag(answered);
         notify.success("Person updated");
         router.back();
       } else {
@@ -176,7 +214,7 @@ function PersonForm({
         description="Everything here is optional. Changes show everywhere this Sim is placed in your tree."
       />
       <Card className="max-w-3xl">
-        <Form onSubmit={onSubmit} aria-label={heading}>
+        <Form onSubmit={() => onSubmit()} aria-label={heading}>
           <ImageManager
             label="Avatar"
             dir="avatar"
@@ -237,6 +275,9 @@ function PersonForm({
               setFocusKey(key);
             }}
           />
+          {conflict && (
+            <WriteConflictNotice conflict={conflict} onSaveOver={(current) => onSubmit(current)} />
+          )}
           <FormActions>
             <SubmitButton>{personId ? "Update Person" : "Create Person"}</SubmitButton>
             <LinkButton variant="secondary" href={`/trees/${treeId}/people`}>

@@ -9,6 +9,7 @@ import { checkForm, Form, FormActions, SubmitButton } from "@/components/ui/form
 import { Loading } from "@/components/ui/loading";
 import { TextField } from "@/components/ui/text-field";
 import { api } from "@/lib/client/api";
+import { isConflict, type WriteConflict, WriteConflictNotice } from "./write-conflict";
 import { useSession } from "@/lib/client/session";
 import { notify } from "@/lib/client/toast";
 import {
@@ -28,7 +29,9 @@ interface TreeDetails {
 const EMPTY: TreeDetails = { title: "", description: "", cover: null };
 
 type Load =
-  { status: "loading" } | { status: "failed" } | { status: "ready"; details: TreeDetails };
+  | { status: "loading" }
+  | { status: "failed" }
+  | { status: "ready"; details: TreeDetails; etag: string | null };
 
 /**
  * The tree details form (SPEC.md section 2). Without a treeId it creates a tree; with one it
@@ -37,20 +40,23 @@ type Load =
 export function TreeDetailsForm({ treeId }: { treeId?: string }) {
   const { ready } = useSession();
   const [load, setLoad] = useState<Load>(
-    treeId ? { status: "loading" } : { status: "ready", details: EMPTY },
+    treeId ? { status: "loading" } : { status: "ready", details: EMPTY, etag: null },
   );
 
   useEffect(() => {
     if (!treeId || !ready) return;
     let current = true;
+    let etag: string | null = null;
     api<Tree>(`/api/trees/${encodeURIComponent(treeId)}`, {
       fallback: "Failed to get tree info",
+      onHeaders: (headers) => (etag = headers.get("etag")),
     }).then(
       (tree) =>
         current &&
         setLoad({
           status: "ready",
           details: { title: tree.title, description: tree.description, cover: tree.cover },
+          etag,
         }),
       () => current && setLoad({ status: "failed" }),
     );
@@ -79,17 +85,27 @@ export function TreeDetailsForm({ treeId }: { treeId?: string }) {
       </>
     );
   }
-  return <TreeDetailsFields treeId={treeId} heading={heading} initial={load.details} />;
+  return (
+    <TreeDetailsFields
+      treeId={treeId}
+      heading={heading}
+      initial={load.details}
+      initialEtag={load.etag}
+    />
+  );
 }
 
 function TreeDetailsFields({
   treeId,
   heading,
   initial,
+  initialEtag,
 }: {
   treeId?: string;
   heading: string;
   initial: TreeDetails;
+  /** The tree's ETag when it was loaded: an update is sent with If-Match of it. */
+  initialEtag: string | null;
 }) {
   const router = useRouter();
   const session = useSession();
@@ -97,8 +113,10 @@ function TreeDetailsFields({
   const [description, setDescription] = useState(initial.description);
   const [cover, setCover] = useState(initial.cover);
   const [titleError, setTitleError] = useState<string | null>(null);
+  const [conflict, setConflict] = useState<WriteConflict | null>(null);
 
-  async function onSubmit() {
+  /** Saves the form; `ifMatch` is the version it overwrites (the loaded one, or a 409's). */
+  async function onSubmit(ifMatch = initialEtag) {
     const values = { title, description, cover };
     const checked = checkForm(treeId ? updateTreeDetailsBody : createTreeBody, values);
     if (!checked.ok) {
@@ -109,11 +127,25 @@ function TreeDetailsFields({
     setTitleError(null);
     const body = { title: checked.data.title, description, cover };
     if (treeId) {
-      await api(`/api/trees/${encodeURIComponent(treeId)}`, {
-        method: "PATCH",
-        body,
-        fallback: "Unknown error occurred updating tree details",
-      });
+      let answered: string | null = null;
+      try {
+        await api(`/api/trees/${encodeURIComponent(treeId)}`, {
+          method: "PATCH",
+          body,
+          headers: ifMatch ? { "If-Match": ifMatch } : undefined,
+          fallback: "Unknown error occurred updating tree details",
+          expect: [409],
+          onHeaders: (headers) => (answered = headers.get("etag")),
+        });
+      } catch (error) {
+        // Someone else saved first: keep everything typed here, and say so beside the form.
+        if (!isConflict(error)) throw error;
+        setConflict({
+          detail: error.detail ?? "These details were changed elsewhere.",
+          etag: answered,
+        });
+        return;
+      }
       notify.success("Tree details updated");
       session.mergeTree(treeId, { _id: treeId, title: body.title } satisfies TreeSummary);
       router.push(`/trees/${treeId}`);
@@ -140,7 +172,7 @@ function TreeDetailsFields({
         }
       />
       <Card className="max-w-3xl">
-        <Form onSubmit={onSubmit} aria-label={heading}>
+        <Form onSubmit={() => onSubmit()} aria-label={heading}>
           <TextField
             label="Title"
             name="title"
@@ -164,6 +196,9 @@ function TreeDetailsFields({
             aspect={600 / 320}
             previewSize="600x320"
           />
+          {conflict && (
+            <WriteConflictNotice conflict={conflict} onSaveOver={(current) => onSubmit(current)} />
+          )}
           <FormActions>
             <SubmitButton>{treeId ? "Update Tree Details" : "Create Tree"}</SubmitButton>
             <LinkButton variant="secondary" href={treeId ? `/trees/${treeId}` : "/"}>

@@ -1,7 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { emptyNode, type TreeNode } from "@/lib/schemas/tree";
-import { addChild } from "@/lib/tree/reducers";
-import { TreeSaver, type SaveStatus, type TreeSaverOptions } from "./tree-saver";
+import { applyPatch, type Operation } from "fast-json-patch";
+import { addChild, mergeNode } from "@/lib/tree/reducers";
+import {
+  storedForm,
+  structurePatch,
+  TreeSaver,
+  type SaveStatus,
+  type TreeSaverOptions,
+} from "./tree-saver";
 
 class Conflict extends Error {}
 
@@ -241,5 +248,104 @@ describe("TreeSaver", () => {
     calls[0]!.resolve(4);
     await settle();
     expect(statuses).toEqual(["pending", "saving", "saved"]);
+  });
+});
+
+describe("TreeSaver with JSON Patch saves", () => {
+  class Refused extends Error {}
+  const ADA = "0b6f5a3e-1c2d-4e5f-8a9b-0c1d2e3f4a5b";
+  const KIP = "1c7f6b4f-2d3e-4f60-9bac-1d2e3f4a5b6c";
+
+  /** A tree as GET answers it since issue 13: references carry names the server does not store. */
+  const named = (): TreeNode => ({
+    ...emptyNode(),
+    person: { _id: ADA, firstName: "Ada", lastName: "Seed" } as TreeNode["person"],
+    children: [{ ...emptyNode(), parents: [{ _id: ADA, firstName: "Ada" } as { _id: string }] }],
+  });
+
+  function setupPatches() {
+    const patches: { operations: Operation[]; version: number }[] = [];
+    const wholes: { data: TreeNode; version: number }[] = [];
+    let refuse = false;
+    let conflict = false;
+    const initial = named();
+    const saver = new TreeSaver({
+      data: initial,
+      version: 3,
+      delay: 1000,
+      send: (data, version) => {
+        wholes.push({ data, version });
+        return Promise.resolve({ version: version + 1 });
+      },
+      sendPatch: (operations, version) => {
+        patches.push({ operations, version });
+        if (conflict) return Promise.reject(new Conflict());
+        if (refuse) return Promise.reject(new Refused());
+        return Promise.resolve({ version: version + 1 });
+      },
+      isRefusedPatch: (error) => error instanceof Refused,
+      isConflict: (error) => error instanceof Conflict,
+    });
+    return {
+      saver,
+      initial,
+      patches,
+      wholes,
+      refuse: () => (refuse = true),
+      conflict: () => (conflict = true),
+    };
+  }
+
+  it("sends only what changed, as paths of the stored (ids only) tree", async () => {
+    const { saver, initial, patches, wholes } = setupPatches();
+    const next = mergeNode(addChild(initial, [0]), [], { person: { _id: KIP } });
+    await saver.save(true);
+    saver.update(next);
+    await saver.save(true);
+    expect(wholes).toHaveLength(0);
+    const last = patches.at(-1)!;
+    expect(last.version).toBe(4);
+    expect(last.operations).toHaveLength(2);
+    expect(last.operations).toContainEqual({ op: "replace", path: "/data/person/_id", value: KIP });
+    expect(last.operations).toContainEqual({
+      op: "add",
+      path: "/data/children/0/children/0",
+      value: emptyNode(),
+    });
+    // applied to what the server stores, the patch gives exactly the new tree's stored form
+    const server = { data: storedForm(initial) };
+    applyPatch(server, last.operations, true, true, true);
+    expect(server.data).toEqual(storedForm(next));
+  });
+
+  it("sends the whole {data}, in stored form, when the server refuses the patch", async () => {
+    const { saver, initial, patches, wholes, refuse } = setupPatches();
+    refuse();
+    saver.update(addChild(initial, []));
+    await saver.save(true);
+    expect(patches).toHaveLength(1);
+    expect(wholes).toEqual([{ data: storedForm(addChild(initial, [])), version: 3 }]);
+    expect(saver.currentVersion).toBe(4);
+    expect(saver.status).toBe("saved");
+  });
+
+  it("stops on a 409 to a patch, as to a whole save, sending nothing more", async () => {
+    const { saver, initial, patches, wholes, conflict } = setupPatches();
+    conflict();
+    saver.update(addChild(initial, []));
+    await saver.save(true);
+    expect(saver.status).toBe("conflict");
+    expect(patches).toHaveLength(1);
+    expect(wholes).toHaveLength(0);
+  });
+
+  it("sends the whole tree when the patch would be no smaller", () => {
+    const saved = storedForm(named());
+    const replaced: TreeNode = {
+      ...emptyNode(),
+      children: Array.from({ length: 3_000 }, () => ({ ...emptyNode(), hidden: true })),
+    };
+    expect(structurePatch(saved, replaced)).toBeNull();
+    expect(structurePatch(saved, saved)).toEqual([]);
   });
 });

@@ -1,4 +1,6 @@
-import type { TreeNode } from "@/lib/schemas/tree";
+// The default export: under plain Node (tsx, the bench) the CommonJS build has no named exports.
+import jsonPatch, { type Operation } from "fast-json-patch";
+import { type PersonRef, type TreeNode, TREE_PATCH_LIMITS } from "@/lib/schemas/tree";
 
 /**
  * saved: the server has what is shown; pending: a change waits for the autosave; saving: a
@@ -12,6 +14,14 @@ export interface TreeSaverOptions {
   version: number;
   /** PATCHes {data} with If-Match of `version`; resolves with the tree's new version. */
   send: (data: TreeNode, version: number) => Promise<{ version: number }>;
+  /**
+   * PATCHes a JSON Patch (RFC 6902) of `{data}` with If-Match of `version`. When given, a save
+   * sends the changes since the last saved tree, and the whole {data} only when that is smaller
+   * or the server refuses the patch.
+   */
+  sendPatch?: (operations: Operation[], version: number) => Promise<{ version: number }>;
+  /** True when the server refused a patch it could not apply (a whole body is sent instead). */
+  isRefusedPatch?: (error: unknown) => boolean;
   isConflict: (error: unknown) => boolean;
   /** Autosave delay after the last change, in ms. */
   delay?: number;
@@ -22,6 +32,43 @@ export interface TreeSaverOptions {
   onError?: (error: unknown) => void;
 }
 
+/** A patch this long or longer is compared with the whole body before it is sent. */
+const PATCH_CHECK_FROM = 64 * 1024;
+
+const refIds = (refs: PersonRef[]): PersonRef[] => refs.map((ref) => ({ _id: ref._id }));
+
+/**
+ * The structure as the server stores it: GET gives every person reference its person's names
+ * (issue 13), a save keeps the ids alone. Patches are worked out between such copies, so that
+ * their paths are paths of the stored tree.
+ */
+export function storedForm(node: TreeNode): TreeNode {
+  return {
+    person: node.person ? { _id: node.person._id } : null,
+    partners: node.partners.map((partner) => ({
+      type: partner.type,
+      people: refIds(partner.people),
+    })),
+    children: node.children.map(storedForm),
+    parentType: node.parentType,
+    parents: refIds(node.parents),
+    adoptiveParents: refIds(node.adoptiveParents),
+    hidden: node.hidden,
+  };
+}
+
+/**
+ * The JSON Patch that turns the saved structure into `next` (both in stored form), or null when
+ * the whole body is the better thing to send: too many operations, or no fewer bytes.
+ */
+export function structurePatch(saved: TreeNode, next: TreeNode): Operation[] | null {
+  const operations = jsonPatch.compare({ data: saved }, { data: next });
+  if (operations.length > TREE_PATCH_LIMITS.maxOperations) return null;
+  const length = JSON.stringify(operations).length;
+  if (length >= PATCH_CHECK_FROM && length >= JSON.stringify({ data: next }).length) return null;
+  return operations;
+}
+
 /**
  * The editor's saving, without React: changes are saved after a quiet `delay`, Save saves at
  * once, saves never overlap (each one carries the version the previous one returned), and a
@@ -29,6 +76,8 @@ export interface TreeSaverOptions {
  */
 export class TreeSaver {
   private saved: TreeNode;
+  /** `saved` in stored form, worked out once per save (patches start from it). */
+  private savedStored: TreeNode | null = null;
   private latest: TreeNode;
   private version: number;
   private timer: ReturnType<typeof setTimeout> | null = null;
@@ -109,9 +158,12 @@ export class TreeSaver {
     const data = this.latest;
     this.setStatus("saving");
     try {
-      const response = await this.options.send(data, this.version);
-      this.version = response.version;
+      const sent = this.options.sendPatch
+        ? await this.sendChanges(data, this.options.sendPatch)
+        : { version: (await this.options.send(data, this.version)).version, stored: null };
+      this.version = sent.version;
       this.saved = data;
+      this.savedStored = sent.stored;
       if (manual) this.options.onManualSave?.();
       this.setStatus(this.dirty ? "pending" : "saved");
     } catch (error) {
@@ -123,6 +175,27 @@ export class TreeSaver {
         this.options.onError?.(error);
       }
     }
+  }
+
+  /**
+   * Sends `data`: as a JSON Patch against the last saved tree when the server takes patches and
+   * it is the smaller body, else (or when the server refuses the patch) as the whole {data}.
+   */
+  private async sendChanges(
+    data: TreeNode,
+    sendPatch: NonNullable<TreeSaverOptions["sendPatch"]>,
+  ): Promise<{ version: number; stored: TreeNode }> {
+    this.savedStored ??= storedForm(this.saved);
+    const stored = storedForm(data);
+    const operations = structurePatch(this.savedStored, stored);
+    if (operations) {
+      try {
+        return { version: (await sendPatch(operations, this.version)).version, stored };
+      } catch (error) {
+        if (!this.options.isRefusedPatch?.(error)) throw error;
+      }
+    }
+    return { version: (await this.options.send(stored, this.version)).version, stored };
   }
 
   /** After a save: run a queued manual save, or autosave changes made meanwhile. */

@@ -3,13 +3,16 @@ import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { api, ApiRequestError } from "@/lib/client/api";
 import { notify } from "@/lib/client/toast";
-import type { TreeNode } from "@/lib/schemas/tree";
+import { JSON_PATCH_TYPE, type TreeNode } from "@/lib/schemas/tree";
 import { TreeSaver, type SaveStatus } from "./tree-saver";
 
 export const AUTOSAVE_DELAY = 1000;
 export const EDITOR_ERROR = "Unknown error occurred";
 export const CONFLICT_MESSAGE =
   "This tree was changed in another tab or window, so your latest changes were not saved.";
+
+/** How a server refuses a patch it cannot take (or a server without patches answers one). */
+const REFUSED_PATCH = [400, 413, 415, 422, 428];
 
 export interface TreeSave {
   status: SaveStatus;
@@ -25,7 +28,8 @@ export interface TreeSave {
 
 /**
  * Saves the editor's tree: a debounced autosave of every change and an immediate manual save.
- * Only {data} is sent, with If-Match of the last version the server gave; a 409 stops saving
+ * A save sends a JSON Patch of what changed since the last save (or {data} when that is smaller
+ * or the patch is refused), with If-Match of the last version the server gave; a 409 stops saving
  * and offers a reload, so another tab's work is never overwritten. Leaving with unsaved changes
  * warns.
  */
@@ -56,6 +60,17 @@ export function useTreeSave({
             fallback: EDITOR_ERROR,
             expect: [409],
           }),
+        sendPatch: (operations, ifVersion) =>
+          api<{ _id: string; version: number }>(`/api/trees/${encodeURIComponent(treeId)}`, {
+            method: "PATCH",
+            body: operations,
+            headers: { "If-Match": `"${ifVersion}"`, "content-type": JSON_PATCH_TYPE },
+            fallback: EDITOR_ERROR,
+            // a refused patch is sent again whole, without a toast
+            expect: [409, ...REFUSED_PATCH],
+          }),
+        isRefusedPatch: (error) =>
+          error instanceof ApiRequestError && REFUSED_PATCH.includes(error.status),
         isConflict: (error) => error instanceof ApiRequestError && error.status === 409,
         onStatus: setStatus,
         onManualSave: () => notify.success("Tree saved"),

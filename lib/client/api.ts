@@ -30,8 +30,11 @@ export interface ApiOptions {
   silent?: boolean;
   /** Statuses the caller handles itself: no toast, the error is still thrown. */
   expect?: number[];
+  /** Header names in lower case (a `content-type` given here is kept). */
   headers?: Record<string, string>;
   signal?: AbortSignal;
+  /** Sees the response's headers (an ETag, say), of a success or a failure, before it is read. */
+  onHeaders?: (headers: Headers) => void;
 }
 
 // Replaced by the app shell with its router; a full navigation is the fallback.
@@ -68,7 +71,7 @@ export async function api<T = unknown>(path: string, options: ApiOptions = {}): 
     }
     headers.authorization = `Bearer ${token}`;
   }
-  if (body !== undefined) headers["content-type"] = "application/json";
+  if (body !== undefined) headers["content-type"] ??= "application/json";
 
   let response: Response;
   try {
@@ -84,6 +87,7 @@ export async function api<T = unknown>(path: string, options: ApiOptions = {}): 
     throw new ApiRequestError(0, null);
   }
 
+  options.onHeaders?.(response.headers);
   if (response.status === 403 && auth) {
     clearToken();
     notify.warning(SESSION_EXPIRED);

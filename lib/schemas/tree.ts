@@ -121,6 +121,56 @@ export const updateTreeDetailsBody = z.object({
   cover: cover.optional(),
 });
 
+/** Bounds of one JSON Patch (RFC 6902) of a tree's structure. */
+export const TREE_PATCH_LIMITS = { maxOperations: 10_000, maxPointer: 20_000 } as const;
+export const JSON_PATCH_TYPE = "application/json-patch+json";
+
+/** Keys a patch may never name: writing them would reach an object's prototype. */
+const FORBIDDEN_SEGMENTS = new Set(["__proto__", "constructor", "prototype"]);
+
+const jsonPointer = z
+  .string({ error: "A path must be a JSON Pointer string" })
+  .max(TREE_PATCH_LIMITS.maxPointer, "A path is too long")
+  .refine((pointer) => pointer === "/data" || pointer.startsWith("/data/"), {
+    error: "Only the structure can be patched: every path starts with /data",
+  })
+  .refine(
+    (pointer) =>
+      pointer
+        .split("/")
+        .every((segment) => !FORBIDDEN_SEGMENTS.has(segment.replace(/~1/g, "/").replace(/~0/g, "~"))),
+    { error: "A path may not name __proto__, constructor or prototype" },
+  );
+
+const PATCH_OPS = ["add", "remove", "replace", "move", "copy", "test"] as const;
+
+/** One RFC 6902 operation; `value` and `from` are required where the RFC requires them. */
+export const jsonPatchOperation = z
+  .object({
+    op: z.enum(PATCH_OPS, { error: `op must be one of ${PATCH_OPS.join(", ")}` }),
+    path: jsonPointer,
+    from: jsonPointer.optional(),
+    value: z.unknown().optional(),
+  })
+  .superRefine((operation, ctx) => {
+    const needsValue = ["add", "replace", "test"].includes(operation.op);
+    if (needsValue && operation.value === undefined) {
+      ctx.addIssue({ code: "custom", message: `A ${operation.op} operation needs a value` });
+    }
+    if ((operation.op === "move" || operation.op === "copy") && operation.from === undefined) {
+      ctx.addIssue({ code: "custom", message: `A ${operation.op} operation needs a from path` });
+    }
+  });
+export type JsonPatchOperation = z.infer<typeof jsonPatchOperation>;
+
+/** The body of a structure save as JSON Patch (Content-Type application/json-patch+json). */
+export const treeJsonPatch = z
+  .array(jsonPatchOperation, { error: "A JSON Patch must be an array of operations" })
+  .max(
+    TREE_PATCH_LIMITS.maxOperations,
+    `A JSON Patch can hold at most ${TREE_PATCH_LIMITS.maxOperations} operations; send the whole {data} instead`,
+  );
+
 // PATCH /api/trees/{id} takes {data} or details; lib/server/trees/parse-tree-patch.ts picks the
 // branch by the keys sent (a zod union would read an invalid {data} as an empty details update).
 

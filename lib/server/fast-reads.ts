@@ -30,6 +30,7 @@ import {
 import { contentTypeForKey } from "./storage/content-type";
 import { isStorable } from "./storable";
 import { treeEtag } from "./trees/etag";
+import { withPersonNames } from "./trees/ref-names";
 import { IMAGE_HEADERS, negotiateFormat, variantKey } from "./uploads/image-files";
 
 export interface FastReadsOptions {
@@ -159,16 +160,19 @@ export function createFastReads(options: FastReadsOptions): FastReads {
           // The owner's current session and the tree's current generation, in one small read:
           // the cached body is served only if it was made from this very generation.
           const { rows } = await query<{
-            treeGeneration: number;
+            treeBodyGeneration: number;
             peopleGeneration: number;
             version: number;
+            detailsVersion: number;
           }>("tree_generations", TREE_GENERATIONS_FOR_SESSION_SQL, [route.treeId, ...claims]);
           const current = rows[0];
           if (!current) return null;
           const isTree = route.kind === "tree";
-          const body = cache.get(key, isTree ? current.treeGeneration : current.peopleGeneration);
+          const generation = isTree ? current.treeBodyGeneration : current.peopleGeneration;
+          const body = cache.get(key, generation);
           if (body) {
-            return { body, headers: isTree ? { ...json, etag: treeEtag(current.version) } : json };
+            const etag = treeEtag(current.version, current.detailsVersion);
+            return { body, headers: isTree ? { ...json, etag } : json };
           }
         }
         // Both statements answer the JSON text and its generation; the tree also its version.
@@ -176,17 +180,22 @@ export function createFastReads(options: FastReadsOptions): FastReads {
           route.kind === "tree"
             ? ["tree_json", TREE_JSON_FOR_SESSION_SQL]
             : ["people_json", PEOPLE_JSON_FOR_SESSION_SQL];
-        const { rows } = await query<{ json: string; version?: number; generation: number }>(
-          name,
-          text,
-          [route.treeId, ...claims],
-        );
+        const { rows } = await query<{
+          json: string;
+          names?: string | null;
+          version?: number;
+          detailsVersion?: number;
+          generation: number;
+        }>(name, text, [route.treeId, ...claims]);
         const row = rows[0];
         if (!row) return null;
+        const cacheAs = cacheable ? { key, generation: row.generation } : undefined;
+        if (route.kind === "people") return { body: row.json, headers: json, cacheAs };
         return {
-          body: row.json,
-          headers: route.kind === "tree" ? { ...json, etag: treeEtag(row.version!) } : json,
-          cacheAs: cacheable ? { key, generation: row.generation } : undefined,
+          // getTreeJson's answer: references carry the people's current names (issue 13)
+          body: withPersonNames(row.json, row.names ?? null),
+          headers: { ...json, etag: treeEtag(row.version!, row.detailsVersion!) },
+          cacheAs,
         };
       }
       case "published": {

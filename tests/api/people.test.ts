@@ -575,20 +575,22 @@ describe("DELETE /api/people/{personId}", () => {
 
     const read = await api.get<Tree>(`/api/trees/${legacy._id}`, { token: owner.token });
     expect(read.body.version).toBe(3);
+    // GET answers each reference with the person's names (issue 13)
+    const named = (p: Person) => ({ _id: p._id, firstName: p.firstName, lastName: p.lastName });
     expect(read.body.data).toEqual({
       ...emptyNode(),
       person: null,
       partners: [
-        { type: "MARRIED", people: [ref(spouse)] },
+        { type: "MARRIED", people: [named(spouse)] },
         { type: "PARTNER", people: [] },
       ],
       children: [
         {
           ...emptyNode(),
-          person: ref(ex),
+          person: named(ex),
           parentType: "ABDUCTION",
-          parents: [ref(parent)],
-          adoptiveParents: [ref(adopter)],
+          parents: [named(parent)],
+          adoptiveParents: [named(adopter)],
           children: [{ ...emptyNode(), person: null, hidden: true }],
         },
       ],

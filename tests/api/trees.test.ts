@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import { TREE_LIMITS, type Tree, type TreeNode, emptyNode } from "@/lib/schemas/tree";
+import { TREE_LIMITS, type Tree, type TreeNode, emptyNode, treeData } from "@/lib/schemas/tree";
 import { db } from "@/lib/server/db";
 import type { PublishedTreeView } from "@/lib/server/published/get-published-tree";
 import { api, detailOf } from "../helpers/api";
@@ -17,6 +17,9 @@ const CONFLICT =
   "This tree was changed somewhere else (another tab or device). Reload to get the latest version.";
 
 const treePath = (id: string) => `/api/trees/${id}`;
+
+/** A structure as GET answers it, without the names it gives each reference (issue 13). */
+const idsOnly = (data: unknown): TreeNode => treeData.parse(data);
 
 /** An upload of `ownerId` waiting to be used, as the upload flow leaves it. */
 async function insertUpload(ownerId: string, dir: "cover" | "avatar" = "cover") {
@@ -73,7 +76,7 @@ describe("POST /api/trees", () => {
       { token: owner.token },
     );
     expect(response.status).toBe(200);
-    expect(response.headers.get("etag")).toBe('"1"');
+    expect(response.headers.get("etag")).toBe('"1-1"');
     expect(response.body._id).toMatch(/^[0-9a-f-]{36}$/);
     expect(response.body).toEqual({
       _id: response.body._id,
@@ -168,7 +171,7 @@ describe("GET /api/trees/{treeId}", () => {
     const tree = await createTree(owner.token, { title: "Read me" });
     const response = await api.get(treePath(tree._id), { token: owner.token });
     expect(response.status).toBe(200);
-    expect(response.headers.get("etag")).toBe('"1"');
+    expect(response.headers.get("etag")).toBe('"1-1"');
     expect(response.body).toEqual(tree);
   });
 
@@ -241,22 +244,30 @@ describe("PATCH /api/trees/{treeId}", () => {
     );
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ _id: tree._id, version: 2 });
-    expect(response.headers.get("etag")).toBe('"2"');
+    expect(response.headers.get("etag")).toBe('"2-1"');
     const read = await api.get<Tree>(treePath(tree._id), { token: owner.token });
-    expect(read.body).toEqual({ ...tree, data, version: 2 });
+    expect({ ...read.body, data: idsOnly(read.body.data) }).toEqual({ ...tree, data, version: 2 });
   });
 
-  it("fills node defaults and keeps only _id of a person reference", async () => {
+  it("fills node defaults and stores only _id of a person reference, names or not", async () => {
     const tree = await createTree(owner.token);
     const [a] = await insertPeople(tree._id, 1);
+    // the original client sends references with the names it showed
     const response = await api.patch<Partial<Tree>>(
       treePath(tree._id),
-      { data: { person: { _id: a, firstName: "Extra" }, children: [{}] } },
+      { data: { person: { _id: a, firstName: "Extra", lastName: "Old" }, children: [{}] } },
       { token: owner.token },
     );
     expect(response.status).toBe(200);
+    const stored = await db.tree.findUniqueOrThrow({ where: { id: tree._id } });
+    expect(stored.data).toEqual({ ...emptyNode(), person: { _id: a }, children: [emptyNode()] });
+    // GET answers the person's current names from the people table, not the ones sent
     const read = await api.get<Tree>(treePath(tree._id), { token: owner.token });
-    expect(read.body.data).toEqual({ ...emptyNode(), person: { _id: a }, children: [emptyNode()] });
+    expect(read.body.data).toEqual({
+      ...emptyNode(),
+      person: { _id: a, firstName: "Sim 1", lastName: "Legacy" },
+      children: [emptyNode()],
+    });
   });
 
   it("accepts 10,000 nodes in a ~5 MB payload", async () => {
@@ -274,7 +285,7 @@ describe("PATCH /api/trees/{treeId}", () => {
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ _id: tree._id, version: 2 });
     const read = await api.get<Tree>(treePath(tree._id), { token: owner.token });
-    expect(read.body.data).toEqual(data);
+    expect(idsOnly(read.body.data)).toEqual(data);
   });
 
   describe("refuses an invalid structure", () => {
@@ -445,7 +456,7 @@ describe("PATCH /api/trees/{treeId} with If-Match (no lost updates)", () => {
       const response = await save(tree._id, emptyNode(), ifMatch);
       expect(response.status).toBe(200);
       expect(response.body).toEqual({ _id: tree._id, version: next });
-      expect(response.headers.get("etag")).toBe(`"${next}"`);
+      expect(response.headers.get("etag")).toBe(`"${next}-1"`);
     }
   });
 
@@ -458,7 +469,7 @@ describe("PATCH /api/trees/{treeId} with If-Match (no lost updates)", () => {
     const stale = await save(tree._id, emptyNode(), '"1"');
     expect(stale.status).toBe(409);
     expect(stale.body).toEqual({ errors: [{ detail: CONFLICT }] });
-    expect(stale.headers.get("etag")).toBe('"2"');
+    expect(stale.headers.get("etag")).toBe('"2-1"');
     const read = await api.get<Tree>(treePath(tree._id), { token: owner.token });
     expect(read.body).toMatchObject({ data: newer, version: 2 });
   });
@@ -505,18 +516,19 @@ describe("PATCH /api/trees/{treeId} with If-Match (no lost updates)", () => {
     }
   });
 
-  it("does not bump the version on a details update, and ignores If-Match there", async () => {
+  it("does not bump the structure version on a details update, nor refuse a save after one", async () => {
     const tree = await createTree(owner.token);
     const response = await api.patch<Partial<Tree>>(
       treePath(tree._id),
       { title: "Details" },
-      {
-        token: owner.token,
-        headers: { "if-match": '"99"' },
-      },
+      { token: owner.token, headers: { "if-match": '"1-1"' } },
     );
     expect(response.status).toBe(200);
     expect(response.body.version).toBe(1);
+    expect(response.headers.get("etag")).toBe('"1-2"');
+    // the editor's autosave still carries the structure version it had: no conflict
+    expect((await save(tree._id, emptyNode(), '"1"')).status).toBe(200);
+    expect((await save(tree._id, emptyNode(), '"2-1"')).status).toBe(200);
   });
 });
 

@@ -420,7 +420,8 @@ test("a save in one tab is not overwritten by another tab (409)", async ({ brows
   const after = await getTree(request, user.token, tree._id);
   expect(after.version).toBe(saved.version);
   expect(after.data).toEqual(saved.data);
-  expect(after.data.children[0]!.person).toEqual(ref(people.kip));
+  // GET gives each reference its person's names (issue 13)
+  expect(after.data.children[0]!.person).toMatchObject(ref(people.kip));
   expect(after.data.children[0]!.children).toHaveLength(0);
 
   // Reload brings tab A's work into tab B.

@@ -44,7 +44,12 @@ describe("trees on embedded PGlite", () => {
     expect((await api.delete(`/api/people/${child._id}`, undefined, { token })).status).toBe(200);
     const after = await api.get<Tree>(`/api/trees/${tree._id}`, { token });
     expect(after.body.data.children[0]!.person).toBeNull();
-    expect(after.body.data.person).toEqual({ _id: founder._id });
+    // with the person's names, as the original client reads them (issue 13), on PGlite too
+    expect(after.body.data.person).toEqual({
+      _id: founder._id,
+      firstName: founder.firstName,
+      lastName: founder.lastName,
+    });
 
     expect((await api.put(`/api/published/${tree._id}`, undefined, { token })).status).toBe(200);
     const published = await api.get<{ title: string; people: { firstName: string }[] }>(

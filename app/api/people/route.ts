@@ -16,7 +16,8 @@ export const GET = withAuth(async ({ req, user }) => {
 
 export const POST = withAuth(async ({ req, user }) => {
   const body = await parseBody(req, createPersonBody);
-  return json(await createPerson(user.id, body));
+  const { person, etag } = await createPerson(user.id, body);
+  return json(person, { headers: { ETag: etag } });
 });
 
 export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET", "POST");

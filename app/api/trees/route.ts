@@ -11,7 +11,8 @@ export const GET = withAuth(async ({ user }) => json(await listTrees(user.id)));
 export const POST = withAuth(async ({ req, user }) => {
   const body = await parseBody(req, createTreeBody);
   const tree = await createTree(user.id, body);
-  return json(tree, { headers: { ETag: treeEtag(tree.version) } });
+  // a new tree's details are at their first version
+  return json(tree, { headers: { ETag: treeEtag(tree.version, 1) } });
 });
 
 export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET", "POST");

@@ -1,15 +1,15 @@
 import "server-only";
-import type { CreatePersonBody, Person } from "@/lib/schemas/person";
+import type { CreatePersonBody } from "@/lib/schemas/person";
 import { db } from "@/lib/server/db";
 import { notFound } from "@/lib/server/errors";
 import { sanitizeRichText } from "@/lib/server/sanitize";
 import { TREE_NOT_FOUND } from "@/lib/server/trees/get-tree";
 import { asJson } from "@/lib/server/trees/serialize";
 import { claimUploads } from "@/lib/server/uploads/claim-uploads";
-import { personSelect, serializePerson } from "./serialize";
+import { type TaggedPerson, personSelect, taggedPerson } from "./serialize";
 
 /** Adds a person to the owner's tree. Links are set separately (PUT {links}). */
-export async function createPerson(ownerId: string, body: CreatePersonBody): Promise<Person> {
+export async function createPerson(ownerId: string, body: CreatePersonBody): Promise<TaggedPerson> {
   return db.$transaction(async (tx) => {
     const tree = await tx.tree.findFirst({
       where: { id: body.tree, ownerId, deletedAt: null },
@@ -31,6 +31,6 @@ export async function createPerson(ownerId: string, body: CreatePersonBody): Pro
       },
       select: personSelect,
     });
-    return serializePerson(row);
+    return taggedPerson(row);
   });
 }

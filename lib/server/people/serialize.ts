@@ -14,11 +14,30 @@ export const personSelect = {
   lifeStates: true,
   custom: true,
   links: true,
+  version: true,
 } as const satisfies Prisma.PersonSelect;
 
 type PersonRow = Prisma.PersonGetPayload<{ select: typeof personSelect }>;
 
 export const PERSON_NOT_FOUND = "Person not found";
+
+export const PERSON_CONFLICT =
+  "This Sim was changed somewhere else (another tab or device) since you opened it. Reload to see those changes, or save over them.";
+
+/** The `ETag` of a person: its version, bumped by every edit. `If-Match` sends it back. */
+export const personEtag = (version: number) => `"${version}"`;
+
+/** A person in the API's shape and its ETag (the version stays out of the body). */
+export interface TaggedPerson {
+  person: Person;
+  etag: string;
+}
+
+/** serializePerson with the row's ETag. */
+export const taggedPerson = (row: PersonRow): TaggedPerson => ({
+  person: serializePerson(row),
+  etag: personEtag(row.version),
+});
 
 /** A person row in the API's shape (`id` becomes `_id`, `treeId` becomes `tree`). */
 export function serializePerson(row: PersonRow): Person {

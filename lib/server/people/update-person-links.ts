@@ -1,9 +1,16 @@
 import "server-only";
-import type { Person, PersonLink } from "@/lib/schemas/person";
+import type { PersonLink } from "@/lib/schemas/person";
 import { db } from "@/lib/server/db";
 import { ApiError, notFound } from "@/lib/server/errors";
 import { asJson } from "@/lib/server/trees/serialize";
-import { PERSON_NOT_FOUND, ownedPerson, personSelect, serializePerson } from "./serialize";
+import { refuseUnwrittenPerson } from "./refuse-unwritten";
+import {
+  PERSON_NOT_FOUND,
+  type TaggedPerson,
+  ownedPerson,
+  personSelect,
+  taggedPerson,
+} from "./serialize";
 
 const linkKey = (link: Pick<PersonLink, "treeId" | "personId">) =>
   `${link.treeId}/${link.personId}`;
@@ -41,13 +48,15 @@ async function assertLinkTargetsPublished(links: PersonLink[]): Promise<void> {
 /**
  * Replaces a person's links and nothing else. Links that the person already had are kept as they
  * are, even if their target has been unpublished since (so one can still edit the list); every
- * new link must target a published tree and a person in its published copy.
+ * new link must target a published tree and a person in its published copy. `expectedVersion`
+ * (from If-Match) refuses an edit of any other version with 409, as updatePerson does.
  */
 export async function updatePersonLinks(
   ownerId: string,
   personId: string,
   links: PersonLink[],
-): Promise<Person> {
+  expectedVersion?: number,
+): Promise<TaggedPerson> {
   const current = await db.person.findFirst({
     where: ownedPerson(ownerId, personId),
     select: { links: true },
@@ -56,10 +65,10 @@ export async function updatePersonLinks(
   const existing = new Set((current.links as unknown as PersonLink[]).map(linkKey));
   await assertLinkTargetsPublished(links.filter((link) => !existing.has(linkKey(link))));
   const { count } = await db.person.updateMany({
-    where: ownedPerson(ownerId, personId),
-    data: { links: asJson(links) },
+    where: { ...ownedPerson(ownerId, personId), version: expectedVersion },
+    data: { links: asJson(links), version: { increment: 1 } },
   });
-  if (count === 0) throw notFound(PERSON_NOT_FOUND);
+  if (count === 0) return refuseUnwrittenPerson(db, ownerId, personId);
   const row = await db.person.findUniqueOrThrow({ where: { id: personId }, select: personSelect });
-  return serializePerson(row);
+  return taggedPerson(row);
 }

@@ -27,19 +27,31 @@ const CURRENT_SESSION = `EXISTS (
     WHERE s."id" = $3 AND s."userId" = $2 AND u."accountId" = $4
   )`;
 
+/**
+ * The generation of GET /api/trees/{id}'s answer, which keys its cached body: the answer holds the
+ * tree's row and its people's names (issue 13), so a change to either makes it new. Both
+ * generations only ever grow, so their sum is the same only while neither has changed.
+ */
+export const TREE_BODY_GENERATION = `(t."treeGeneration" + t."peopleGeneration")`;
+
 const treeJson = (where: string) => `
   SELECT (
     SELECT row_to_json(r)::text FROM (
       SELECT t."id" AS "_id", t."title", t."description", t."cover", t."data", t."version"
     ) r
-  ) AS "json", t."version", t."treeGeneration" AS "generation"
+  ) AS "json", (
+    SELECT json_object_agg(p."id", json_build_array(p."firstName", p."lastName"))::text
+    FROM "Person" p WHERE p."treeId" = t."id"
+  ) AS "names", t."version", t."detailsVersion",
+  ${TREE_BODY_GENERATION} AS "generation"
   FROM "Tree" t
   WHERE ${where}`;
 
 /**
  * $1 treeId, $2 ownerId → the tree as the JSON text of GET /api/trees/{id} (serializeTree's keys in
- * its order), its version for the ETag and its tree generation (the cache key, read in the same
- * snapshot); no row for someone else's, a missing or a deleted tree.
+ * its order) with, apart, its people's names (`{id: [firstName, lastName]}` as JSON text, for
+ * withPersonNames), its version and details version for the ETag and the body's generation (the
+ * cache key, read in the same snapshot); no row for someone else's, a missing or a deleted tree.
  */
 export const TREE_JSON_SQL = treeJson(OWNED_TREE);
 /** TREE_JSON_SQL for the token's ($2 username, $3 session id, $4 account id) live session only. */
@@ -76,7 +88,8 @@ export const PEOPLE_JSON_FOR_SESSION_SQL = peopleJson(`${OWNED_TREE} AND ${CURRE
  * generations are bumped by triggers (migration 20261122132122_read_generations).
  */
 export const TREE_GENERATIONS_FOR_SESSION_SQL = `
-  SELECT t."treeGeneration", t."peopleGeneration", t."version"
+  SELECT ${TREE_BODY_GENERATION} AS "treeBodyGeneration", t."peopleGeneration", t."version",
+    t."detailsVersion"
   FROM "Tree" t
   WHERE ${OWNED_TREE} AND ${CURRENT_SESSION}`;
 

@@ -4,6 +4,8 @@ import type { Tree } from "@/lib/schemas/tree";
 import { db } from "@/lib/server/db";
 import { notFound } from "@/lib/server/errors";
 import { TREE_JSON_SQL } from "@/lib/server/sql/reads";
+import { treeEtag } from "./etag";
+import { withPersonNames } from "./ref-names";
 import { serializeTree, treeSelect } from "./serialize";
 
 export const TREE_NOT_FOUND = "Tree not found";
@@ -21,20 +23,22 @@ export async function getTreeOrThrow(ownerId: string, treeId: string): Promise<T
 
 /**
  * The owner's tree as the JSON text of the API's answer (serializeTree's shape, keys in its
- * order), with its version for the ETag; 404 as getTreeOrThrow. PostgreSQL writes the JSON: a
- * 10,000-node `data` is never parsed into objects and stringified again in Node.
+ * order), every person reference with the person's current names, and its ETag; 404 as
+ * getTreeOrThrow. PostgreSQL writes the JSON: a 10,000-node `data` is never parsed into objects
+ * and stringified again in Node.
  */
 export async function getTreeJson(
   ownerId: string,
   treeId: string,
-): Promise<{ json: string; version: number }> {
+): Promise<{ json: string; etag: string }> {
   if (!objectId.safeParse(treeId).success) throw notFound(TREE_NOT_FOUND);
-  const rows = await db.$queryRawUnsafe<{ json: string; version: number }[]>(
-    TREE_JSON_SQL,
-    treeId,
-    ownerId,
-  );
+  const rows = await db.$queryRawUnsafe<
+    { json: string; names: string | null; version: number; detailsVersion: number }[]
+  >(TREE_JSON_SQL, treeId, ownerId);
   const row = rows[0];
   if (!row) throw notFound(TREE_NOT_FOUND);
-  return row;
+  return {
+    json: withPersonNames(row.json, row.names),
+    etag: treeEtag(row.version, row.detailsVersion),
+  };
 }

@@ -10,7 +10,7 @@ import { TREE_NOT_FOUND } from "./get-tree";
 export const TREE_TX_OPTIONS = { maxWait: 10_000, timeout: 20_000 } as const;
 
 /**
- * Locks the owner's tree row until the transaction ends and answers its version. Structure saves
+ * Locks the owner's tree row until the transaction ends and answers its versions. Structure saves
  * and person deletes take this lock first, so they run one after the other: a version check
  * cannot be raced, and a save cannot check a person that a concurrent delete is removing.
  */
@@ -18,9 +18,9 @@ export async function lockTreeOrThrow(
   tx: Prisma.TransactionClient,
   ownerId: string,
   treeId: string,
-): Promise<{ version: number }> {
-  const rows = await tx.$queryRaw<{ version: number }[]>`
-    SELECT "version" FROM "Tree"
+): Promise<{ version: number; detailsVersion: number }> {
+  const rows = await tx.$queryRaw<{ version: number; detailsVersion: number }[]>`
+    SELECT "version", "detailsVersion" FROM "Tree"
     WHERE "id" = ${treeId} AND "ownerId" = ${ownerId} AND "deletedAt" IS NULL
     FOR UPDATE`;
   const row = rows[0];

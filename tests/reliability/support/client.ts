@@ -122,8 +122,27 @@ export interface StoredTree {
   data: unknown;
 }
 
+/**
+ * GET gives each person reference its person's names (issue 13); saves store the ids alone. This
+ * takes the names out again, in place, so a read compares with the structure that was sent.
+ */
+function withoutNames(data: unknown): void {
+  const stack: unknown[] = [data];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (item === null || typeof item !== "object") continue;
+    if (!Array.isArray(item) && "_id" in item) {
+      delete (item as { firstName?: unknown }).firstName;
+      delete (item as { lastName?: unknown }).lastName;
+    }
+    stack.push(...(Object.values(item) as unknown[]));
+  }
+}
+
 export async function getTree(base: string, token: string, treeId: string) {
-  return request<StoredTree>(base, "GET", `/api/trees/${treeId}`, { token });
+  const answer = await request<StoredTree>(base, "GET", `/api/trees/${treeId}`, { token });
+  if (answer.body) withoutNames(answer.body.data);
+  return answer;
 }
 
 /** A structure save as the editor sends it: `{data}` with If-Match of the version it last saw. */

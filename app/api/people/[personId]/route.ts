@@ -7,20 +7,23 @@ import { parsePersonUpdate } from "@/lib/server/people/parse-person-update";
 import { updatePerson } from "@/lib/server/people/update-person";
 import { updatePersonLinks } from "@/lib/server/people/update-person-links";
 import { otherMethods, withAuth } from "@/lib/server/route";
+import { expectedPersonVersionFrom } from "@/lib/server/trees/if-match";
 
 type Params = { personId: string };
 
-export const GET = withAuth<Params>(async ({ params, user }) =>
-  json(await getPersonOrThrow(user.id, params.personId)),
-);
+export const GET = withAuth<Params>(async ({ params, user }) => {
+  const { person, etag } = await getPersonOrThrow(user.id, params.personId);
+  return json(person, { headers: { ETag: etag } });
+});
 
 export const PUT = withAuth<Params>(async ({ req, params, user }) => {
+  const expected = expectedPersonVersionFrom(req.headers.get("if-match"));
   const update = parsePersonUpdate(await parseBody(req, z.unknown()));
-  const person =
+  const { person, etag } =
     update.kind === "links"
-      ? await updatePersonLinks(user.id, params.personId, update.links)
-      : await updatePerson(user.id, params.personId, update.fields);
-  return json(person);
+      ? await updatePersonLinks(user.id, params.personId, update.links, expected)
+      : await updatePerson(user.id, params.personId, update.fields, expected);
+  return json(person, { headers: { ETag: etag } });
 });
 
 export const DELETE = withAuth<Params>(async ({ params, user }) => {

@@ -1,14 +1,14 @@
-// GET, PATCH (details or structure) and DELETE /api/trees/[treeId]
+// GET, PATCH (details, structure, or a JSON Patch of the structure) and DELETE /api/trees/[treeId]
 import { NextResponse } from "next/server";
 import { z } from "zod";
+import { JSON_PATCH_TYPE, treeJsonPatch } from "@/lib/schemas/tree";
 import { json, parseBody } from "@/lib/server/http";
 import { otherMethods, withAuth } from "@/lib/server/route";
 import { deleteTree } from "@/lib/server/trees/delete-tree";
 import { getTreeJson } from "@/lib/server/trees/get-tree";
-import { expectedVersionFrom } from "@/lib/server/trees/if-match";
+import { expectedDetailsVersionFrom, expectedVersionFrom } from "@/lib/server/trees/if-match";
 import { parseTreePatch } from "@/lib/server/trees/parse-tree-patch";
-import { saveTreeData } from "@/lib/server/trees/save-tree-data";
-import { treeEtag } from "@/lib/server/trees/serialize";
+import { patchTreeData, saveTreeData } from "@/lib/server/trees/save-tree-data";
 import { updateTreeDetails } from "@/lib/server/trees/update-tree-details";
 
 type Params = { treeId: string };
@@ -17,22 +17,40 @@ export const GET = withAuth<Params>(async ({ params, user }) => {
   // The JSON text as PostgreSQL wrote it (a large tree's data is megabytes, never parsed here).
   const tree = await getTreeJson(user.id, params.treeId);
   return new NextResponse(tree.json, {
-    headers: { "content-type": "application/json", ETag: treeEtag(tree.version) },
+    headers: { "content-type": "application/json", ETag: tree.etag },
   });
 });
 
 export const PATCH = withAuth<Params>(async ({ req, params, user }) => {
+  const ifMatch = req.headers.get("if-match");
+  const contentType = req.headers.get("content-type")?.split(";", 1)[0]?.trim().toLowerCase();
+  if (contentType === JSON_PATCH_TYPE) {
+    const operations = await parseBody(req, treeJsonPatch);
+    const result = await patchTreeData(
+      user.id,
+      params.treeId,
+      operations,
+      expectedVersionFrom(ifMatch),
+    );
+    return json(result.saved, { headers: { ETag: result.etag } });
+  }
   const patch = parseTreePatch(await parseBody(req, z.unknown()));
-  const result =
-    patch.kind === "data"
-      ? await saveTreeData(
-          user.id,
-          params.treeId,
-          patch.data,
-          expectedVersionFrom(req.headers.get("if-match")),
-        )
-      : await updateTreeDetails(user.id, params.treeId, patch.details);
-  return json(result, { headers: { ETag: treeEtag(result.version) } });
+  if (patch.kind === "data") {
+    const result = await saveTreeData(
+      user.id,
+      params.treeId,
+      patch.data,
+      expectedVersionFrom(ifMatch),
+    );
+    return json(result.saved, { headers: { ETag: result.etag } });
+  }
+  const result = await updateTreeDetails(
+    user.id,
+    params.treeId,
+    patch.details,
+    expectedDetailsVersionFrom(ifMatch),
+  );
+  return json(result.tree, { headers: { ETag: result.etag } });
 });
 
 export const DELETE = withAuth<Params>(async ({ params, user }) => {

@@ -1,0 +1,67 @@
+// npx tsx bench/save/bytes.ts - bytes one autosave sends at 10,000 Sims, whole {data} against the
+// JSON Patch the editor now sends, and the client's time to work the patch out (median of runs).
+// Results: bench/results/save.json. (Server save time is not measured here; see the closing note.)
+import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import { performance } from "node:perf_hooks";
+import { storedForm, structurePatch } from "@/components/tree-editor/tree-saver";
+import { emptyNode, type TreeNode } from "@/lib/schemas/tree";
+import { addChild, mergeNode } from "@/lib/tree/reducers";
+import { generateLegacy } from "../editor/generate";
+
+const median = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const RUNS = 7;
+
+const legacy = generateLegacy({ sims: 10_000, personId: () => randomUUID() });
+// GET's form since issue 13: every reference carries its person's names
+const names = new Map(legacy.people.map((p) => [p._id, p]));
+const named = JSON.parse(
+  JSON.stringify(legacy.data).replace(/\{"_id":"([^"]+)"\}/g, (_, id: string) => {
+    const p = names.get(id)!;
+    return JSON.stringify({ _id: id, firstName: p.firstName, lastName: p.lastName });
+  }),
+) as TreeNode;
+
+const edits: [string, (root: TreeNode) => TreeNode][] = [
+  ["add a child to the root", (root) => addChild(root, [])],
+  ["add a child five generations down", (root) => addChild(root, [0, 0, 0, 0, 0])],
+  [
+    "set a node's person",
+    (root) => mergeNode(root, [0, 0], { person: { _id: legacy.people[5]!._id } }),
+  ],
+  ["hide a node", (root) => mergeNode(root, [0], { hidden: true })],
+];
+
+const results = edits.map(([name, edit]) => {
+  const next = edit(named);
+  const wholeNamed = Buffer.byteLength(JSON.stringify({ data: next }));
+  const wholeStored = Buffer.byteLength(JSON.stringify({ data: storedForm(next) }));
+  const times: number[] = [];
+  let patchBytes = 0;
+  for (let i = 0; i < RUNS; i++) {
+    const started = performance.now();
+    const operations = structurePatch(storedForm(named), storedForm(next));
+    times.push(performance.now() - started);
+    patchBytes = Buffer.byteLength(JSON.stringify(operations ?? { data: next }));
+  }
+  return {
+    edit: name,
+    bytesBefore: wholeNamed,
+    bytesWholeStoredForm: wholeStored,
+    bytesAfter: patchBytes,
+    clientPatchMsMedian: Math.round(median(times) * 10) / 10,
+  };
+});
+
+const output = {
+  date: new Date().toISOString(),
+  sims: legacy.people.length,
+  runs: RUNS,
+  note: "bytesBefore: the whole {data} as the editor sent it (GET's form, names in references); bytesAfter: the JSON Patch it sends now. clientPatchMsMedian: storedForm of both trees + compare(), in Node.",
+  results,
+  emptyPatchCheck: structurePatch(storedForm(emptyNode()), storedForm(emptyNode()))?.length,
+};
+fs.mkdirSync("bench/results", { recursive: true });
+fs.writeFileSync("bench/results/save.json", `${JSON.stringify(output, null, 2)}\n`);
+console.log(JSON.stringify(output, null, 2));
