@@ -21,6 +21,7 @@ import {
   type NodePatch,
 } from "@/lib/tree/reducers";
 import { EditorToolbar, TOOLBAR_HEIGHT } from "./editor-toolbar";
+import { EmptyTreeGuide, isEmptyTree } from "./empty-tree-guide";
 import { TreeWorkspace } from "./tree-workspace";
 import { EDITOR_ERROR, useTreeSave } from "./use-tree-save";
 
@@ -160,8 +161,10 @@ function EditorFrame({ children }: { children: React.ReactNode }) {
   );
 }
 
-function LoadedTreeEditor({ tree, people }: { tree: Tree; people: Person[] }) {
+function LoadedTreeEditor({ tree, people: loadedPeople }: { tree: Tree; people: Person[] }) {
   const session = useSession();
+  // Grows when a Sim is created from the node editor's person picker.
+  const [people, setPeople] = useState(loadedPeople);
   const [data, setData] = useState<TreeNode>(tree.data);
   const [preview, setPreview] = useState(false);
   const [editingKey, setEditingKey] = useState<string | null>(null);
@@ -257,9 +260,14 @@ function LoadedTreeEditor({ tree, people }: { tree: Tree; people: Person[] }) {
           <Button onClick={save.reload}>Reload</Button>
         </div>
       )}
+      {!readOnly && editingKey === null && isEmptyTree(data) && (
+        <EmptyTreeGuide onStart={() => setEditingKey("")} />
+      )}
       {editingKey !== null && editingNode && !readOnly && (
         <NodeEditor
           key={editingKey}
+          treeId={tree._id}
+          onPersonCreated={(person) => setPeople((list) => [...list, person])}
           node={editingNode}
           people={people}
           peopleById={peopleById}
