@@ -5,14 +5,17 @@ import { api } from "@/lib/client/api";
 import { useSession } from "@/lib/client/session";
 import { notify } from "@/lib/client/toast";
 import { deleteAccountBody, updateEmailBody, updatePasswordBody } from "@/lib/schemas/account";
+import type { TreeSummary } from "@/lib/schemas/tree";
+import { TextLink } from "@/components/ui/button";
 import { PageHeader, Panel } from "@/components/ui/card";
 import {
   checkForm,
+  fieldOfSchema,
   Form,
   FormActions,
   formText,
   SubmitButton,
-  type FieldErrors,
+  validOrThrow,
 } from "@/components/ui/form";
 import { Loading } from "@/components/ui/loading";
 import { TextField } from "@/components/ui/text-field";
@@ -25,24 +28,21 @@ interface User {
 
 type Load = { state: "loading" } | { state: "failed" } | { state: "ready"; user: User };
 
-function UpdateEmail({ email, onUpdated }: { email: string; onUpdated: (email: string) => void }) {
-  const [errors, setErrors] = useState<FieldErrors>({});
+// Each form's problems, its own checks and the server's, show beside their fields (Form).
 
+function UpdateEmail({ email, onUpdated }: { email: string; onUpdated: (email: string) => void }) {
   async function onSubmit(values: FormData, form: HTMLFormElement) {
-    const checked = checkForm(updateEmailBody, { email: formText(values, "email") });
-    if (!checked.ok) {
-      setErrors(checked.errors);
-      notify.warning(checked.message);
-      return;
-    }
-    setErrors({});
+    const body = validOrThrow(checkForm(updateEmailBody, { email: formText(values, "email") }));
     await api("/api/user/email", {
       method: "PUT",
-      body: checked.data,
+      body,
       fallback: ACCOUNT_MESSAGES.emailFailed,
+      inline: true,
+      // The form's one field: a refusal of the address is about it.
+      fieldOf: (_detail, status) => (status === 400 || status === 409 ? "email" : null),
     });
     notify.success(ACCOUNT_MESSAGES.emailUpdated);
-    onUpdated(checked.data.email);
+    onUpdated(body.email);
     form.reset();
   }
 
@@ -57,13 +57,7 @@ function UpdateEmail({ email, onUpdated }: { email: string; onUpdated: (email: s
       }
     >
       <Form onSubmit={onSubmit}>
-        <TextField
-          label="New email"
-          name="email"
-          type="email"
-          autoComplete="email"
-          error={errors.email}
-        />
+        <TextField label="New email" name="email" type="email" autoComplete="email" />
         <FormActions>
           <SubmitButton>Update Email</SubmitButton>
         </FormActions>
@@ -74,24 +68,23 @@ function UpdateEmail({ email, onUpdated }: { email: string; onUpdated: (email: s
 
 function UpdatePassword() {
   const session = useSession();
-  const [errors, setErrors] = useState<FieldErrors>({});
 
   async function onSubmit(values: FormData, form: HTMLFormElement) {
-    const checked = checkForm(updatePasswordBody, {
-      oldPassword: formText(values, "oldPassword"),
-      newPassword: formText(values, "newPassword"),
-      confirmPassword: formText(values, "confirmPassword"),
-    });
-    if (!checked.ok) {
-      setErrors(checked.errors);
-      notify.warning(checked.message);
-      return;
-    }
-    setErrors({});
+    const body = validOrThrow(
+      checkForm(updatePasswordBody, {
+        oldPassword: formText(values, "oldPassword"),
+        newPassword: formText(values, "newPassword"),
+        confirmPassword: formText(values, "confirmPassword"),
+      }),
+    );
     const { token } = await api<{ token: string }>("/api/user/password", {
       method: "PUT",
-      body: checked.data,
+      body,
       fallback: ACCOUNT_MESSAGES.passwordFailed,
+      inline: true,
+      fieldOf: fieldOfSchema(updatePasswordBody, body, {
+        [ACCOUNT_MESSAGES.wrongCurrentPassword]: "oldPassword",
+      }),
     });
     // Changing the password ends older sessions; the new token keeps this one.
     if (token) session.login(token);
@@ -107,7 +100,6 @@ function UpdatePassword() {
           name="oldPassword"
           type="password"
           autoComplete="current-password"
-          error={errors.oldPassword}
         />
         <TextField
           label="New password"
@@ -115,14 +107,12 @@ function UpdatePassword() {
           type="password"
           autoComplete="new-password"
           hint="At least 8 characters."
-          error={errors.newPassword}
         />
         <TextField
           label="Confirm new password"
           name="confirmPassword"
           type="password"
           autoComplete="new-password"
-          error={errors.confirmPassword}
         />
         <FormActions>
           <SubmitButton>Update Password</SubmitButton>
@@ -132,42 +122,103 @@ function UpdatePassword() {
   );
 }
 
+type PublishedTrees = { state: "loading" } | { state: "ready"; trees: TreeSummary[] };
+
+/**
+ * The user's trees that have a public copy. The tree list has no publication flag, so each tree's
+ * public address is asked (404 = not published); failures count as "not published".
+ */
+function usePublishedTrees(trees: TreeSummary[] | null): PublishedTrees {
+  const [published, setPublished] = useState<PublishedTrees>({ state: "loading" });
+  useEffect(() => {
+    if (!trees) return;
+    let current = true;
+    const check = (tree: TreeSummary) =>
+      api(`/api/published/${encodeURIComponent(tree._id)}`, { auth: false, silent: true }).then(
+        () => true,
+        () => false,
+      );
+    void Promise.all(trees.map(check)).then((flags) => {
+      if (current) setPublished({ state: "ready", trees: trees.filter((_, i) => flags[i]) });
+    });
+    return () => {
+      current = false;
+    };
+  }, [trees]);
+  return published;
+}
+
+function PublishedList({ published }: { published: PublishedTrees }) {
+  if (published.state === "loading") {
+    return <p className="text-sm text-neutral-700">Checking which of your trees are public…</p>;
+  }
+  if (published.trees.length === 0) {
+    return <p className="text-sm text-neutral-700">None of your trees is published.</p>;
+  }
+  return (
+    <div className="text-sm text-neutral-800">
+      <p>
+        {published.trees.length === 1
+          ? "This published tree will be unpublished, and its public link will stop working:"
+          : `These ${published.trees.length} published trees will be unpublished, and their public links will stop working:`}
+      </p>
+      <ul className="mt-1 list-disc space-y-0.5 pl-6" aria-label="Trees that will be unpublished">
+        {published.trees.map((tree) => (
+          <li key={tree._id} className="break-words">
+            <TextLink href={`/public/${encodeURIComponent(tree._id)}`}>
+              {tree.title || "Untitled Tree"}
+            </TextLink>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 function DeleteAccount({ name }: { name: string }) {
   const session = useSession();
   const router = useRouter();
-  const [errors, setErrors] = useState<FieldErrors>({});
+  const published = usePublishedTrees(session.trees);
 
   async function onSubmit(values: FormData) {
-    const checked = checkForm(deleteAccountBody, { password: formText(values, "password") });
-    if (!checked.ok) {
-      setErrors(checked.errors);
-      notify.warning(checked.message);
-      return;
-    }
-    setErrors({});
+    const body = validOrThrow(
+      checkForm(deleteAccountBody, { password: formText(values, "password") }),
+    );
     await api("/api/account", {
       method: "DELETE",
-      body: checked.data,
+      body,
       fallback: ACCOUNT_MESSAGES.passwordFailed,
+      inline: true,
+      fieldOf: (detail, status) => (status === 400 ? "password" : null),
     });
     router.push("/");
     session.logout();
     notify.success(ACCOUNT_MESSAGES.accountDeleted(name));
   }
 
+  const treeCount = session.trees?.length ?? 0;
   return (
     <Panel
       title="Delete Account"
       tone="danger"
-      description="This permanently deletes your account and cannot be undone. Enter your password to confirm."
+      description={
+        <>
+          This permanently deletes your account
+          {treeCount > 0 &&
+            ` and your ${treeCount === 1 ? "tree" : `${treeCount} trees`} with everyone in them`}
+          , and cannot be undone. Enter your password to confirm.
+        </>
+      }
     >
+      <div className="mb-4">
+        <PublishedList published={published} />
+      </div>
       <Form onSubmit={onSubmit}>
         <TextField
           label="Password"
           name="password"
           type="password"
           autoComplete="current-password"
-          error={errors.password}
         />
         <FormActions>
           <SubmitButton variant="danger">Delete Account</SubmitButton>

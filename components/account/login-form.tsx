@@ -4,22 +4,27 @@ import { api } from "@/lib/client/api";
 import { useSession } from "@/lib/client/session";
 import { usernameFromToken } from "@/lib/client/session-store";
 import { notify } from "@/lib/client/toast";
-import { Form, FormActions, formText, SubmitButton } from "@/components/ui/form";
+import { signinBody } from "@/lib/schemas/account";
+import { fieldOfSchema, Form, FormActions, formText, SubmitButton } from "@/components/ui/form";
 import { TextField } from "@/components/ui/text-field";
 import { ACCOUNT_MESSAGES } from "./messages";
 
-// Login has no client-side checks (SPEC.md section 5): the server's messages are shown.
+// Login has no client-side checks (SPEC.md section 5): the server's messages are shown, each
+// beside the field it is about ("Incorrect username or password" beside the password).
 export function LoginForm() {
   const session = useSession();
   const router = useRouter();
 
   async function onSubmit(values: FormData) {
     const username = formText(values, "username");
+    const body = { username, password: formText(values, "password") };
     const { token } = await api<{ token: string }>("/api/account/signin", {
       method: "POST",
       auth: false,
-      body: { username, password: formText(values, "password") },
+      body,
       fallback: ACCOUNT_MESSAGES.unknownError,
+      inline: true,
+      fieldOf: fieldOfSchema(signinBody, body, { [ACCOUNT_MESSAGES.badLogin]: "password" }),
     });
     session.login(token);
     notify.success(ACCOUNT_MESSAGES.welcomeBack(usernameFromToken(token) ?? username));

@@ -1,6 +1,10 @@
 /** The account screens' texts from SPEC.md section 8, in one place for the screens and their tests. */
 export const ACCOUNT_MESSAGES = {
   unknownError: "Unknown error occurred",
+  /** The server's details that name a field the schema cannot (lib/server/account). */
+  usernameTaken: "That username is taken",
+  badLogin: "Incorrect username or password",
+  wrongCurrentPassword: "Your current password is incorrect",
   accountCreated: "Account created!",
   welcomeBack: (name: string) => `Welcome back ${name}!`,
   treesFailed: "Oops, we failed fetch your trees. Refresh the page to try again.",

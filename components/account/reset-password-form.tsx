@@ -1,17 +1,18 @@
 "use client";
 import { useRouter, useSearchParams } from "next/navigation";
-import { useState } from "react";
 import { api } from "@/lib/client/api";
 import { notify } from "@/lib/client/toast";
 import { resetPasswordBody } from "@/lib/schemas/account";
 import { TextLink } from "@/components/ui/button";
 import {
   checkForm,
+  fieldOfSchema,
   Form,
   FormActions,
+  FormProblem,
   formText,
   SubmitButton,
-  type FieldErrors,
+  validOrThrow,
 } from "@/components/ui/form";
 import { TextField } from "@/components/ui/text-field";
 import { ACCOUNT_MESSAGES } from "./messages";
@@ -22,7 +23,6 @@ export function ResetPasswordForm() {
   const token = searchParams.get("t") ?? "";
   const username = searchParams.get("u") ?? "";
   const router = useRouter();
-  const [errors, setErrors] = useState<FieldErrors>({});
 
   if (!token || !username) {
     return (
@@ -36,22 +36,18 @@ export function ResetPasswordForm() {
   async function onSubmit(values: FormData) {
     const password = formText(values, "password");
     if (password !== formText(values, "confirmPassword")) {
-      setErrors({ confirmPassword: ACCOUNT_MESSAGES.resetMismatch });
-      notify.warning(ACCOUNT_MESSAGES.resetMismatch);
-      return;
+      throw new FormProblem(ACCOUNT_MESSAGES.resetMismatch, {
+        confirmPassword: ACCOUNT_MESSAGES.resetMismatch,
+      });
     }
-    const checked = checkForm(resetPasswordBody, { username, password, token });
-    if (!checked.ok) {
-      setErrors(checked.errors);
-      notify.warning(checked.message);
-      return;
-    }
-    setErrors({});
+    const body = validOrThrow(checkForm(resetPasswordBody, { username, password, token }));
     await api("/api/account/resetpassword", {
       method: "POST",
       auth: false,
-      body: checked.data,
+      body,
       fallback: ACCOUNT_MESSAGES.unknownError,
+      inline: true,
+      fieldOf: fieldOfSchema(resetPasswordBody, body),
     });
     notify.success(ACCOUNT_MESSAGES.passwordSaved);
     router.push("/login");
@@ -68,14 +64,12 @@ export function ResetPasswordForm() {
         type="password"
         autoComplete="new-password"
         hint="At least 8 characters."
-        error={errors.password}
       />
       <TextField
         label="Confirm new password"
         name="confirmPassword"
         type="password"
         autoComplete="new-password"
-        error={errors.confirmPassword}
       />
       <FormActions>
         <SubmitButton className="w-full">Save Password</SubmitButton>

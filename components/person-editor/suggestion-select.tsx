@@ -1,7 +1,8 @@
 "use client";
-import { useId, useMemo } from "react";
+import { useId, useMemo, useState } from "react";
 import type { GroupBase, OptionsOrGroups } from "react-select";
 import CreatableSelect from "react-select/creatable";
+import { rankMatches } from "@/components/ui/rank-matches";
 
 interface Option {
   label: string;
@@ -35,7 +36,11 @@ export function SuggestionSelect({
   maxLength,
 }: SuggestionSelectProps) {
   const id = useId();
-  const options = useMemo(() => suggestions.map(toOption), [suggestions]);
+  const all = useMemo(() => suggestions.map(toOption), [suggestions]);
+  const [input, setInput] = useState("");
+  // Ranked here rather than filtered by react-select, which keeps the list's alphabetical order:
+  // exact and prefix matches come first, and react-select focuses the first, so Enter picks it.
+  const options = useMemo(() => rankMatches(all, input, (option) => option.label), [all, input]);
 
   function isValidNewOption(
     input: string,
@@ -63,6 +68,9 @@ export function SuggestionSelect({
         isMulti
         classNamePrefix="suggestion-select"
         options={options}
+        filterOption={null}
+        inputValue={input}
+        onInputChange={(text) => setInput(text)}
         value={value.map(toOption)}
         onChange={(selected) => onChange(selected.map((option) => option.value.trim()))}
         isValidNewOption={isValidNewOption}

@@ -144,13 +144,36 @@ interface SimSlotProps {
   state: "parent" | "dimmed" | undefined;
   actions: NodeActions;
   clipId: string;
+  /** For an empty main slot of an editable node: opens the node editor to choose its Sim. */
+  onChoose?: () => void;
 }
 
-function SimSlot({ slot, nameY, person, laid, detailed, state, actions, clipId }: SimSlotProps) {
+function SimSlot({
+  slot,
+  nameY,
+  person,
+  laid,
+  detailed,
+  state,
+  actions,
+  clipId,
+  onChoose,
+}: SimSlotProps) {
   const { r, dx } = slot;
   if (!person || !slot.personId) {
+    const choose = onChoose && {
+      role: "button",
+      tabIndex: 0,
+      "aria-label": "Choose a Sim for this node",
+      onClick: (event: React.MouseEvent) => {
+        event.stopPropagation();
+        onChoose();
+      },
+      onKeyDown: onActivateKey(onChoose),
+      className: buttonClasses,
+    };
     return (
-      <g transform={`translate(${dx},0)`} aria-hidden="true">
+      <g transform={`translate(${dx},0)`} aria-hidden={choose ? undefined : "true"} {...choose}>
         <circle
           r={r}
           className="fill-plum-50 stroke-plum-200"
@@ -162,6 +185,7 @@ function SimSlot({ slot, nameY, person, laid, detailed, state, actions, clipId }
             ?
           </text>
         )}
+        {choose && <title>Choose a Sim for this node</title>}
       </g>
     );
   }
@@ -323,6 +347,7 @@ function TreeNodeViewBase({
             state={state}
             actions={actions}
             clipId={clipId}
+            onChoose={editable && slot.row === -1 ? () => actions.editNode(laid.key) : undefined}
           />
         );
       })}

@@ -11,7 +11,8 @@ import {
 import { Button } from "@/components/ui/button";
 import { cx } from "@/components/ui/class-names";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
-import { inputClasses } from "@/components/ui/text-field";
+import { inputClasses, TextField } from "@/components/ui/text-field";
+import { api, ApiRequestError } from "@/lib/client/api";
 import type { Person } from "@/lib/schemas/person";
 import {
   PARENT_TYPES,
@@ -24,6 +25,10 @@ import type { NodePatch } from "@/lib/tree/reducers";
 import { PeopleSelect, PersonSelect } from "./person-select";
 
 export interface NodeEditorProps {
+  /** The tree a Sim created from the person picker joins. */
+  treeId: string;
+  /** A Sim was created from the person picker (and is being set on the node). */
+  onPersonCreated: (person: Person) => void;
   node: TreeNode;
   /** Everyone in the tree. */
   people: readonly Person[];
@@ -89,18 +94,121 @@ function SubForm({
   );
 }
 
+export const PERSON_CREATE_ERROR = "Unknown error occurred creating person";
+
+/** "Bella Goth" → first name "Bella", last name "Goth"; one word is a first name. */
+function splitName(name: string): { firstName: string; lastName: string } {
+  const [firstName = "", ...rest] = name.trim().split(/\s+/);
+  return { firstName, lastName: rest.join(" ") };
+}
+
+/**
+ * A new Sim's names, inline in the person form (a <div>, as forms cannot nest): Enter in a name
+ * creates the Sim rather than saving the node.
+ */
+function NewSimFields({
+  initial,
+  busy,
+  error,
+  onCreate,
+  onCancel,
+}: {
+  initial: { firstName: string; lastName: string };
+  busy: boolean;
+  error: string | null;
+  onCreate: (names: { firstName: string; lastName: string }) => void;
+  onCancel: () => void;
+}) {
+  const headingId = useId();
+  const [names, setNames] = useState(initial);
+  const first = useRef<HTMLInputElement>(null);
+  useEffect(() => first.current?.focus(), []);
+  const create = () => onCreate(names);
+  const onKeyDown = (event: React.KeyboardEvent) => {
+    if (event.key === "Enter") {
+      event.preventDefault();
+      create();
+    }
+  };
+  return (
+    <div
+      role="group"
+      aria-labelledby={headingId}
+      className="space-y-3 rounded-md border border-plum-200 bg-plum-50/40 p-3"
+    >
+      <h4 id={headingId} className="text-sm font-semibold text-plum-900">
+        New Sim
+      </h4>
+      <div className="grid gap-3 sm:grid-cols-2">
+        <TextField
+          ref={first}
+          label="First Name"
+          value={names.firstName}
+          maxLength={100}
+          onChange={(event) => setNames({ ...names, firstName: event.target.value })}
+          onKeyDown={onKeyDown}
+          disabled={busy}
+          error={error}
+        />
+        <TextField
+          label="Last Name"
+          value={names.lastName}
+          maxLength={100}
+          onChange={(event) => setNames({ ...names, lastName: event.target.value })}
+          onKeyDown={onKeyDown}
+          disabled={busy}
+        />
+      </div>
+      <div className="flex justify-end gap-3">
+        <Button variant="ghost" size="sm" onClick={onCancel} disabled={busy}>
+          Cancel
+        </Button>
+        <Button size="sm" busy={busy} onClick={create}>
+          Create Sim
+        </Button>
+      </div>
+    </div>
+  );
+}
+
 function PersonForm({
+  treeId,
+  onPersonCreated,
   node,
   people,
   peopleById,
   onSave,
   onCancel,
-}: Pick<NodeEditorProps, "node" | "people" | "peopleById"> & {
+}: Pick<NodeEditorProps, "treeId" | "onPersonCreated" | "node" | "people" | "peopleById"> & {
   onSave: (patch: NodePatch) => void;
   onCancel: () => void;
 }) {
   const [personId, setPersonId] = useState<string | null>(node.person?._id ?? null);
+  const [newSim, setNewSim] = useState<{ firstName: string; lastName: string } | null>(null);
+  const [creating, setCreating] = useState(false);
+  const [createError, setCreateError] = useState<string | null>(null);
   const chosen = personId ? peopleById.get(personId) : undefined;
+
+  // The new Sim joins the tree and is set on this node at once: no trip to People in Tree.
+  async function createSim(names: { firstName: string; lastName: string }) {
+    setCreating(true);
+    setCreateError(null);
+    try {
+      const person = await api<Person>("/api/people", {
+        method: "POST",
+        body: { tree: treeId, ...names },
+        fallback: PERSON_CREATE_ERROR,
+        inline: true,
+      });
+      onPersonCreated(person);
+      onSave({ person: { _id: person._id } });
+    } catch (error) {
+      if (!(error instanceof ApiRequestError)) throw error;
+      setCreating(false);
+      setCreateError(error.text ?? PERSON_CREATE_ERROR);
+    }
+  }
+
   return (
     <SubForm
       title="Set Node Person"
@@ -123,9 +231,37 @@ function PersonForm({
             peopleById={peopleById}
             value={personId}
             onChange={setPersonId}
+            onCreate={(name) => void createSim(splitName(name))}
           />
         </div>
       </div>
+      {newSim ? (
+        <NewSimFields
+          initial={newSim}
+          busy={creating}
+          error={createError}
+          onCreate={(names) => void createSim(names)}
+          onCancel={() => {
+            setNewSim(null);
+            setCreateError(null);
+          }}
+        />
+      ) : (
+        <div className="space-y-1">
+          {createError && (
+            <p role="alert" className="text-sm text-red-700">
+              {createError}
+            </p>
+          )}
+          <Button
+            variant="secondary"
+            size="sm"
+            onClick={() => setNewSim({ firstName: "", lastName: "" })}
+          >
+            Create a new Sim
+          </Button>
+        </div>
+      )}
     </SubForm>
   );
 }
@@ -317,6 +453,8 @@ function namesOf(personIds: string[], peopleById: ReadonlyMap<string, Person>): 
 
 /** The "Edit Node" overlay: SPEC.md section 2. Save or Cancel in a section returns to the menu. */
 export function NodeEditor({
+  treeId,
+  onPersonCreated,
   node,
   people: unsorted,
   peopleById,
@@ -343,6 +481,7 @@ export function NodeEditor({
     setView("menu");
   };
   const formProps = { node, people, peopleById, onSave: save, onCancel: back };
+  const personFormProps = { ...formProps, treeId, onPersonCreated };
   const partnerCount = node.partners.reduce((count, row) => count + row.people.length, 0);
 
   return (
@@ -416,7 +555,7 @@ export function NodeEditor({
           />
         </div>
       )}
-      {view === "person" && <PersonForm {...formProps} />}
+      {view === "person" && <PersonForm {...personFormProps} />}
       {view === "partners" && <PartnersForm {...formProps} />}
       {view === "parents" && <ParentsForm {...formProps} />}
 

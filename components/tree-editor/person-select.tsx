@@ -1,6 +1,7 @@
 "use client";
 import { useId, useMemo, useState } from "react";
 import Select, { type StylesConfig, type ThemeConfig } from "react-select";
+import CreatableSelect from "react-select/creatable";
 import { avatarUrl } from "@/components/image-manager/image-url";
 import { simName } from "@/components/tree-canvas/labels";
 import type { Person } from "@/lib/schemas/person";
@@ -10,6 +11,8 @@ interface PersonOption {
   value: string;
   label: string;
   avatar: string;
+  /** The "Create a new Sim" entry react-select adds for the typed name. */
+  __isNew__?: boolean;
 }
 
 const toOption = (person: Person): PersonOption => ({
@@ -36,6 +39,7 @@ const styles: StylesConfig<PersonOption, boolean> = {
 };
 
 function OptionLabel({ option }: { option: PersonOption }) {
+  if (option.__isNew__) return <span className="font-medium">{option.label}</span>;
   return (
     <span className="flex items-center gap-2">
       {/* eslint-disable-next-line @next/next/no-img-element -- 24px thumbnails in a list */}
@@ -76,37 +80,70 @@ function Labelled({
   );
 }
 
-/** One person: searchable, not clearable. */
+/** The picker's text for a typed name that no Sim has. */
+export const createSimLabel = (name: string) => `Create a new Sim "${name.trim()}"`;
+
+/**
+ * One person: searchable, not clearable. With `onCreate`, a typed name that matches nobody is
+ * offered as "Create a new Sim", which calls `onCreate` with it.
+ */
 export function PersonSelect({
   label,
   people,
   peopleById,
   value,
   onChange,
-}: BaseProps & { value: string | null; onChange: (personId: string) => void }) {
+  onCreate,
+}: BaseProps & {
+  value: string | null;
+  onChange: (personId: string) => void;
+  onCreate?: (name: string) => void;
+}) {
   const id = useId();
   const { options, input, setInput } = useOptions(people);
   const selected = value ? peopleById.get(value) : undefined;
+  const props = {
+    instanceId: id,
+    inputId: `${id}-input`,
+    isSearchable: true,
+    isClearable: false,
+    options,
+    filterOption: null,
+    inputValue: input,
+    onInputChange: (text: string) => setInput(text),
+    value: selected ? toOption(selected) : null,
+    onChange: (option: PersonOption | null) => option && onChange(option.value),
+    formatOptionLabel: (option: PersonOption) => <OptionLabel option={option} />,
+    placeholder: "Search for a Sim…",
+    menuPosition: "fixed" as const,
+    theme,
+    styles,
+  };
   return (
     <Labelled id={id} label={label}>
-      <Select<PersonOption, false>
-        instanceId={id}
-        inputId={`${id}-input`}
-        isSearchable
-        isClearable={false}
-        options={options}
-        filterOption={null}
-        inputValue={input}
-        onInputChange={(text) => setInput(text)}
-        value={selected ? toOption(selected) : null}
-        onChange={(option) => option && onChange(option.value)}
-        formatOptionLabel={(option) => <OptionLabel option={option} />}
-        placeholder="Search for a Sim…"
-        noOptionsMessage={() => "No Sims match"}
-        menuPosition="fixed"
-        theme={theme}
-        styles={styles}
-      />
+      {onCreate ? (
+        <CreatableSelect<PersonOption, false>
+          {...props}
+          onCreateOption={(name) => {
+            setInput("");
+            onCreate(name.trim());
+          }}
+          isValidNewOption={(text, _selected, shown) =>
+            text.trim() !== "" &&
+            !shown.some(
+              (option) =>
+                "value" in option &&
+                option.label.toLocaleLowerCase() === text.trim().toLocaleLowerCase(),
+            )
+          }
+          formatCreateLabel={createSimLabel}
+          noOptionsMessage={() =>
+            people.length === 0 ? "No Sims yet: type a name to create one" : "No Sims match"
+          }
+        />
+      ) : (
+        <Select<PersonOption, false> {...props} noOptionsMessage={() => "No Sims match"} />
+      )}
     </Labelled>
   );
 }

@@ -22,6 +22,7 @@ import {
 } from "@/lib/tree/reducers";
 import { EditorToolbar, TOOLBAR_HEIGHT } from "./editor-toolbar";
 import { historyKey, record, redo, startHistory, undo, type History } from "./history";
+import { EmptyTreeGuide, isEmptyTree } from "./empty-tree-guide";
 import { TreeWorkspace } from "./tree-workspace";
 import { EDITOR_ERROR, useTreeSave } from "./use-tree-save";
 
@@ -161,8 +162,10 @@ function EditorFrame({ children }: { children: React.ReactNode }) {
   );
 }
 
-function LoadedTreeEditor({ tree, people }: { tree: Tree; people: Person[] }) {
+function LoadedTreeEditor({ tree, people: loadedPeople }: { tree: Tree; people: Person[] }) {
   const session = useSession();
+  // Grows when a Sim is created from the node editor's person picker.
+  const [people, setPeople] = useState(loadedPeople);
   // Every structure edit goes through the history, so it can be undone; the autosave sends
   // whatever tree is present, an undone one included.
   const [history, setHistory] = useState<History>(() => startHistory(tree.data));
@@ -292,9 +295,14 @@ function LoadedTreeEditor({ tree, people }: { tree: Tree; people: Person[] }) {
           <Button onClick={save.reload}>Reload</Button>
         </div>
       )}
+      {!readOnly && editingKey === null && isEmptyTree(data) && (
+        <EmptyTreeGuide onStart={() => setEditingKey("")} />
+      )}
       {editingKey !== null && editingNode && !readOnly && (
         <NodeEditor
           key={editingKey}
+          treeId={tree._id}
+          onPersonCreated={(person) => setPeople((list) => [...list, person])}
           node={editingNode}
           people={people}
           peopleById={peopleById}

@@ -1,5 +1,7 @@
+"use client";
 import { useId, type ComponentProps, type ReactNode } from "react";
 import { cx, focusRing } from "./class-names";
+import { useFieldError } from "./form";
 
 export const inputClasses = cx(
   "block w-full rounded-md border border-neutral-300 bg-white px-3 py-2 text-base text-neutral-900",
@@ -17,7 +19,10 @@ export interface TextFieldProps extends Omit<ComponentProps<"input">, "id"> {
 }
 
 /** A labelled input with an optional hint and error, both tied to it for assistive technology. */
-export function TextField({ label, error, hint, id, className, ...props }: TextFieldProps) {
+export function TextField({ label, error: own, hint, id, className, ...props }: TextFieldProps) {
+  // A message from the enclosing Form (a server error about this field) unless one is given.
+  const fromForm = useFieldError(props.name);
+  const error = own ?? fromForm;
   const generatedId = useId();
   const inputId = id ?? generatedId;
   const hintId = `${inputId}-hint`;

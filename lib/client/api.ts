@@ -10,6 +10,12 @@ export class ApiRequestError extends Error {
   constructor(
     readonly status: number,
     readonly detail: string | null,
+    /** What the user should read: the detail, else the call's fallback text. */
+    readonly text: string | null = detail,
+    /** The form field the error is about (from the call's `fieldOf`), if any. */
+    readonly field: string | null = null,
+    /** True when no toast was raised: the caller (a Form) shows `text` itself. */
+    readonly inline = false,
   ) {
     super(detail ?? `Request failed with status ${status}`);
     this.name = "ApiRequestError";
@@ -35,7 +41,18 @@ export interface ApiOptions {
   signal?: AbortSignal;
   /** Sees the response's headers (an ETag, say), of a success or a failure, before it is read. */
   onHeaders?: (headers: Headers) => void;
+  /**
+   * The call belongs to a form that shows its own errors (see Form in components/ui/form.tsx):
+   * a server error raises no toast; the thrown error carries its text and, through `fieldOf`,
+   * the field it is about, so the form shows it beside that field. 403 still logs out.
+   */
+  inline?: boolean;
+  /** Names the field an error is about, from its status and detail; null for the whole form. */
+  fieldOf?: (detail: string, status: number) => string | null | undefined;
 }
+
+/** The toast topic of a call: one open error per action, closed when the action succeeds. */
+const topicOf = (method: string, path: string) => `${method} ${path.split("?")[0]}`;
 
 // Replaced by the app shell with its router; a full navigation is the fallback.
 // eslint-disable-next-line @next/next/no-location-assign-relative-destination
@@ -62,6 +79,8 @@ async function readDetail(response: Response): Promise<string | null> {
  */
 export async function api<T = unknown>(path: string, options: ApiOptions = {}): Promise<T> {
   const { method = "GET", body, auth = true, fallback, silent = false, expect = [] } = options;
+  const { inline = false, fieldOf } = options;
+  const topic = topicOf(method, path);
   const headers: Record<string, string> = { ...options.headers };
   if (auth) {
     const token = getToken();
@@ -83,8 +102,9 @@ export async function api<T = unknown>(path: string, options: ApiOptions = {}): 
     });
   } catch (error) {
     if ((error as Error).name === "AbortError") throw error;
-    if (!silent && fallback) notify.error(fallback);
-    throw new ApiRequestError(0, null);
+    if (inline) throw new ApiRequestError(0, null, fallback ?? null, null, true);
+    if (!silent && fallback) notify.error(fallback, topic);
+    throw new ApiRequestError(0, null, fallback ?? null);
   }
 
   options.onHeaders?.(response.headers);
@@ -96,11 +116,15 @@ export async function api<T = unknown>(path: string, options: ApiOptions = {}): 
   }
   if (!response.ok) {
     const detail = await readDetail(response);
-    if (!silent && !expect.includes(response.status) && (detail ?? fallback)) {
-      notify.error(detail ?? fallback ?? "");
+    const text = detail ?? fallback ?? null;
+    if (inline) {
+      const field = detail === null ? null : (fieldOf?.(detail, response.status) ?? null);
+      throw new ApiRequestError(response.status, detail, text, field, true);
     }
-    throw new ApiRequestError(response.status, detail);
+    if (!silent && !expect.includes(response.status) && text) notify.error(text, topic);
+    throw new ApiRequestError(response.status, detail, text);
   }
+  notify.resolved(topic);
   if (response.status === 204) return undefined as T;
   const text = await response.text();
   return (text ? JSON.parse(text) : undefined) as T;
@@ -231,7 +255,7 @@ export async function downloadExport(
   try {
     response = await fetch(path, { headers: { authorization: `Bearer ${token}` } });
   } catch {
-    notify.error(EXPORT_ERROR);
+    notify.error(EXPORT_ERROR, "export");
     throw new ApiRequestError(0, null);
   }
   if (response.status === 403) {
@@ -242,9 +266,10 @@ export async function downloadExport(
   }
   if (!response.ok) {
     const detail = await readDetail(response);
-    notify.error(detail ?? EXPORT_ERROR);
+    notify.error(detail ?? EXPORT_ERROR, "export");
     throw new ApiRequestError(response.status, detail);
   }
+  notify.resolved("export");
   const blob = await response.blob();
   const filename =
     dispositionFilename(response.headers.get("content-disposition")) ??

@@ -44,6 +44,9 @@ function readDetail(xhr: XMLHttpRequest): string | null {
   }
 }
 
+/** Upload problems share one toast, closed by the next successful upload. */
+const UPLOAD_TOPIC = "upload";
+
 /**
  * Sends the file to its signed upload URL. This is the one raw request of the client: fetch cannot
  * report upload progress, XMLHttpRequest can. The URL carries its own signature, so no bearer
@@ -65,15 +68,16 @@ function putFile(
     xhr.onload = () => {
       if (xhr.status >= 200 && xhr.status < 300) {
         onProgress(1);
+        notify.resolved(UPLOAD_TOPIC);
         resolve();
         return;
       }
       const detail = readDetail(xhr);
-      notify.error(detail ?? UPLOAD_FALLBACK);
+      notify.error(detail ?? UPLOAD_FALLBACK, UPLOAD_TOPIC);
       reject(new ApiRequestError(xhr.status, detail));
     };
     xhr.onerror = () => {
-      notify.error(UPLOAD_FALLBACK);
+      notify.error(UPLOAD_FALLBACK, UPLOAD_TOPIC);
       reject(new ApiRequestError(0, null));
     };
     xhr.onabort = () => reject(new DOMException("Upload aborted", "AbortError"));
@@ -94,7 +98,7 @@ export async function uploadImage(
 ): Promise<string> {
   const problem = checkUploadFile(file);
   if (problem) {
-    notify.error(problem);
+    notify.error(problem, UPLOAD_TOPIC);
     throw new ApiRequestError(400, problem);
   }
   const query = new URLSearchParams({ type: file.type, dir });

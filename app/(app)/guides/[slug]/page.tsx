@@ -7,9 +7,9 @@ import { GuidePager } from "@/components/guides/guide-pager";
 import { Prose } from "@/components/guides/prose";
 import { cx, focusRing } from "@/components/ui/class-names";
 
-// Only the six guides exist; any other /guides/* path is a 404.
-export const dynamicParams = false;
-
+// Only the six guides exist; any other /guides/* path is a 404 from notFound() below, rendered
+// on the server inside the app shell. (dynamicParams = false answered 404 with an empty body that
+// only the client filled in.)
 export function generateStaticParams() {
   return GUIDES.map((guide) => ({ slug: guide.slug }));
 }
@@ -30,14 +30,14 @@ export default async function GuidePage({ params }: Props) {
     <article className="mx-auto max-w-3xl">
       <GuideLink
         href="/guides"
-        className={cx("text-plum-700 text-sm font-medium underline underline-offset-2", focusRing)}
+        className={cx("text-sm font-medium text-plum-700 underline underline-offset-2", focusRing)}
       >
         <span aria-hidden="true">← </span>Back to all guides
       </GuideLink>
       <p className="mt-6 text-sm font-medium text-neutral-700">
         Guide {index + 1} of {GUIDES.length}
       </p>
-      <h1 className="text-plum-900 mt-1 text-2xl font-bold sm:text-3xl">{guide.title}</h1>
+      <h1 className="mt-1 text-2xl font-bold text-plum-900 sm:text-3xl">{guide.title}</h1>
       <p className="mt-2 mb-8 text-lg text-neutral-700">{guide.summary}</p>
       <Prose>
         <Content />
