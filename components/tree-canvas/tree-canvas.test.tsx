@@ -119,11 +119,18 @@ describe("TreeNodeView", () => {
     expect(html).not.toContain("Links of");
   });
 
-  it("shows an empty node as a placeholder", () => {
+  it("shows an empty node as a placeholder that opens its editor", () => {
     const html = renderNode({ laid: layout.nodes.find((n) => n.key === "1")! });
     expect(html).toContain('aria-label="Empty node"');
-    expect(html).toContain('aria-hidden="true"');
+    expect(html).toContain('role="button" tabindex="0" aria-label="Choose a Sim for this node"');
     expect(html).toContain('aria-label="Edit node"');
+  });
+
+  it("shows an empty node as a plain placeholder in preview", () => {
+    const html = renderNode({ laid: layout.nodes.find((n) => n.key === "1")!, preview: true });
+    expect(html).toContain('aria-label="Empty node"');
+    expect(html).toContain('aria-hidden="true"');
+    expect(html).not.toContain("Choose a Sim for this node");
   });
 
   it("uses the person's avatar at 200x200, or the default one", () => {
