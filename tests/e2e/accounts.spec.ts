@@ -1,10 +1,18 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "@playwright/test";
 import { e2e } from "./support/config";
 import { linkIn, readMail } from "./support/mail";
 import { bearer, loginInBrowser, newCredentials, signUpViaApi } from "./support/session";
 
 const toast = (page: Page, text: string) =>
   page.locator("[data-sonner-toast]").filter({ hasText: text });
+
+/** A message shown beside its field (not in a toast): the field is invalid and described by it. */
+async function expectBeside(field: Locator, message: string) {
+  await expect(field).toHaveAttribute("aria-invalid", "true");
+  await expect(field).toHaveAccessibleDescription(
+    new RegExp(message.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")),
+  );
+}
 
 const storedToken = (page: Page) => page.evaluate(() => window.localStorage.getItem("token"));
 
@@ -78,7 +86,7 @@ test("signing up with a taken username shows the server's message", async ({ pag
   await page.getByLabel("Email").fill(newCredentials().email);
   await page.getByLabel("Password").fill("a-long-enough-password");
   await page.getByRole("button", { name: "Create Account" }).click();
-  await expect(toast(page, errors[0]!.detail)).toBeVisible();
+  await expectBeside(page.getByLabel("Username"), errors[0]!.detail);
   await expect(page).toHaveURL(/\/signup$/);
 });
 
@@ -96,7 +104,7 @@ test("a wrong password shows the server's message and logs nobody in", async ({
   expect(detail.length).toBeGreaterThan(0);
 
   await logInWithForm(page, user.username, "still-not-the-password");
-  await expect(toast(page, detail)).toBeVisible();
+  await expectBeside(page.getByLabel("Password"), detail);
   await expect(page).toHaveURL(/\/login$/);
   expect(await storedToken(page)).toBeNull();
 });
@@ -123,9 +131,10 @@ test("reset the password from the e-mailed link", async ({ page, request }) => {
   await page.getByLabel("New password", { exact: true }).fill(newPassword);
   await page.getByLabel("Confirm new password").fill("something-else-entirely");
   await page.getByRole("button", { name: "Save Password" }).click();
-  await expect(
-    toast(page, "Your new password and the confirm password does not match"),
-  ).toBeVisible();
+  await expectBeside(
+    page.getByLabel("Confirm new password"),
+    "Your new password and the confirm password does not match",
+  );
 
   await page.getByLabel("Confirm new password").fill(newPassword);
   await page.getByRole("button", { name: "Save Password" }).click();
@@ -145,7 +154,7 @@ test("forgot username checks the address, then mails the username", async ({ pag
   await page.goto("/forgot-username");
   await expect(page.getByText("Usernames are case sensitive")).toBeVisible();
   await page.getByRole("button", { name: "Email My Username" }).click();
-  await expect(toast(page, "Email address is required")).toBeVisible();
+  await expectBeside(page.getByLabel("Email"), "Email address is required");
 
   await page.getByLabel("Email").fill(user.email);
   await page.getByRole("button", { name: "Email My Username" }).click();
@@ -165,7 +174,7 @@ test("change the email and the password on Account", async ({ page, request }) =
 
   await emailPanel.getByLabel("New email").fill("not-an-email");
   await emailPanel.getByRole("button", { name: "Update Email" }).click();
-  await expect(toast(page, "Looks like your new email is not valid")).toBeVisible();
+  await expectBeside(emailPanel.getByLabel("New email"), "Looks like your new email is not valid");
 
   const newEmail = newCredentials("moved").email;
   await emailPanel.getByLabel("New email").fill(newEmail);
@@ -185,14 +194,12 @@ test("change the email and the password on Account", async ({ page, request }) =
   await fresh.fill("short");
   await confirm.fill("short");
   await submit.click();
-  await expect(toast(page, "Your new password should be at least 8 characters")).toBeVisible();
+  await expectBeside(fresh, "Your new password should be at least 8 characters");
 
   await fresh.fill("a-long-new-password");
   await confirm.fill("a-different-password");
   await submit.click();
-  await expect(
-    toast(page, "Looks like your new and confirmation passwords don't match"),
-  ).toBeVisible();
+  await expectBeside(confirm, "Looks like your new and confirmation passwords don't match");
 
   await confirm.fill("a-long-new-password");
   await submit.click();
@@ -217,7 +224,10 @@ test("delete the account", async ({ page, request }) => {
 
   const panel = page.getByRole("region", { name: "Delete Account" });
   await panel.getByRole("button", { name: "Delete Account" }).click();
-  await expect(toast(page, "Your password is required to delete this account")).toBeVisible();
+  await expectBeside(
+    panel.getByLabel("Password"),
+    "Your password is required to delete this account",
+  );
 
   await panel.getByLabel("Password").fill(user.password);
   await panel.getByRole("button", { name: "Delete Account" }).click();

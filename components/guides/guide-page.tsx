@@ -1,29 +1,26 @@
 import type { Metadata } from "next";
-import { notFound } from "next/navigation";
 import { GUIDE_CONTENT } from "@/components/guides/guide-content";
-import { findGuide, GUIDES } from "@/components/guides/guide-list";
+import { findGuide, GUIDES, type GuideSlug } from "@/components/guides/guide-list";
 import { GuideLink } from "@/components/guides/guide-link";
 import { GuidePager } from "@/components/guides/guide-pager";
 import { Prose } from "@/components/guides/prose";
 import { cx, focusRing } from "@/components/ui/class-names";
 
-// Only the six guides exist; any other /guides/* path is a 404 from notFound() below, rendered
-// on the server inside the app shell. (dynamicParams = false answered 404 with an empty body that
-// only the client filled in.)
-export function generateStaticParams() {
-  return GUIDES.map((guide) => ({ slug: guide.slug }));
-}
-
-type Props = { params: Promise<{ slug: string }> };
-
-export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  const found = findGuide((await params).slug);
+/** A guide's title and summary as page metadata. */
+export function guideMetadata(slug: GuideSlug): Metadata {
+  const found = findGuide(slug);
   return found ? { title: found.guide.title, description: found.guide.summary } : {};
 }
 
-export default async function GuidePage({ params }: Props) {
-  const found = findGuide((await params).slug);
-  if (!found) notFound();
+/**
+ * One guide's page. Each guide has its own route folder (app/(app)/guides/<slug>/page.tsx)
+ * rather than a [slug] route calling notFound(): Next serves a notFound() 404 with an empty body
+ * that only scripts fill in (vercel/next.js#62228), while an unmatched URL gets the server-rendered
+ * app/not-found.tsx, link home included.
+ */
+export function GuidePage({ slug }: { slug: GuideSlug }) {
+  const found = findGuide(slug);
+  if (!found) throw new Error(`No guide ${slug}`);
   const { guide, index } = found;
   const Content = GUIDE_CONTENT[guide.slug];
   return (
