@@ -564,6 +564,9 @@ export function paramArb(
       return one([f.treeId, f.otherTreeId]);
     case "personId":
       return one([...f.personIds, f.otherPersonId, f.treeId]);
+    case "version":
+      // A publication's version is its publish time in milliseconds (lib/server/published).
+      return one(["0", "1", String(Date.now()), "99999999999999999999", "-1", "1e3"]);
     case "path": {
       const names = [
         f.uploadName,

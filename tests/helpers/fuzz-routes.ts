@@ -4,7 +4,8 @@ import fs from "node:fs";
 import path from "node:path";
 
 /** The methods the fuzzer generates requests for. */
-export const FUZZED_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+// OPTIONS: the API's catch-all answers it with its 404 (every route's own OPTIONS is otherMethods').
+export const FUZZED_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
 export type FuzzedMethod = (typeof FUZZED_METHODS)[number];
 
 const OTHER_METHODS = Symbol.for("heirloom.otherMethods");
