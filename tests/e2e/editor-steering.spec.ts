@@ -143,8 +143,17 @@ for (const viewport of SIZES) {
       // A reload starts a fresh history.
       await expect(page.getByRole("button", { name: "Undo", exact: true })).toBeDisabled();
       const saved = await getTree(request, user.token, tree._id);
-      expect(saved.data.children[0]!.person).toEqual({ _id: people.kip._id });
-      expect(saved.data.children[0]!.children[0]!.person).toEqual({ _id: people.gus._id });
+      // GET names every reference (issue 13)
+      expect(saved.data.children[0]!.person).toEqual({
+        _id: people.kip._id,
+        firstName: "Kip",
+        lastName: "Undo",
+      });
+      expect(saved.data.children[0]!.children[0]!.person).toEqual({
+        _id: people.gus._id,
+        firstName: "Gus",
+        lastName: "Undo",
+      });
     });
 
     test("Escape closes the details panel, and the node editor", async ({ page, request }) => {

@@ -79,7 +79,12 @@ for (const size of SIZES) {
         await request.get(`/api/people?tree=${tree._id}`, { headers: bearer(user.token) })
       ).json()) as { _id: string; firstName: string; lastName: string }[];
       expect(people).toEqual([expect.objectContaining({ firstName: "Bella", lastName: "Goth" })]);
-      expect(saved.data.person).toEqual({ _id: people[0]!._id });
+      // GET names every reference (issue 13)
+      expect(saved.data.person).toEqual({
+        _id: people[0]!._id,
+        firstName: "Bella",
+        lastName: "Goth",
+      });
 
       // The guide's button and the picker's "Create a new Sim" fields work on a child node too.
       await page.getByRole("button", { name: "Add child" }).first().click();
