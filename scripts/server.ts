@@ -107,10 +107,16 @@ export async function startServer(options: { dev?: boolean } = {}) {
   const server = createServer((req, res) => {
     // An answer given before the body was read (413, 503, 401 to a large upload): Node would go on
     // receiving the rest of the body to discard it, so a refused 150 MB import still cost 150 MB
-    // of transfer. The connection is closed instead, a moment after the answer, so the client
-    // reads the answer first.
+    // of transfer. A body still arriving a moment after the answer closes the connection (the
+    // client has read the answer by then); a small one is discarded and the connection kept.
     res.once("finish", () => {
-      if (!req.complete) setTimeout(() => req.socket.destroy(), UNREAD_BODY_LINGER_MS).unref();
+      if (req.complete) return;
+      // Node discards what is left of the body; a small one is done long before the timer, and
+      // the connection stays open for the client's next request (a keep-alive save after a 503).
+      req.resume();
+      setTimeout(() => {
+        if (!req.complete) req.socket.destroy();
+      }, UNREAD_BODY_LINGER_MS).unref();
     });
     inFront(req, res).then(
       (answered) => {
