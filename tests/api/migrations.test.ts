@@ -158,7 +158,9 @@ describe("the wasm migration runner", () => {
       schemaPath,
     });
     expect(pgliteApplied.at(-1)).toBe(created);
-  });
+    // The slowest test of the project: three schema-engine (WASM) diffs and two full migration runs,
+    // over a minute on a busy 2-core machine.
+  }, 300_000);
 
   it("runs a script whole (a DO block, a semicolon in a string) and records a failed one as failed", async () => {
     const migrationsDir = path.join(scratch, "whole-scripts");
