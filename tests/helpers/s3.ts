@@ -1,7 +1,9 @@
 // The S3 server of the api tests (tests/helpers/setup-s3rver.ts) and a bucket of one's own on it.
 import { randomUUID } from "node:crypto";
 import { CreateBucketCommand, S3Client } from "@aws-sdk/client-s3";
-import { inject } from "vitest";
+import { afterAll, beforeAll, inject, vi } from "vitest";
+import { resetEnvForTests } from "@/lib/env";
+import { resetStorageForTests } from "@/lib/server/storage";
 import type { S3Config } from "@/lib/server/storage/s3";
 
 /** s3rver's own credentials (it checks the key id, not SigV4 signatures). */
@@ -39,4 +41,24 @@ export function s3EnvOf(config: S3Config): Record<string, string> {
     S3_FORCE_PATH_STYLE: String(config.forcePathStyle),
     S3_DIRECT_UPLOADS: String(config.directUploads),
   };
+}
+
+/**
+ * Makes the app store uploads in a new bucket on the test S3 server for the tests of the enclosing
+ * describe (or file): the S3_* variables are stubbed, and the parsed env and storage forgotten.
+ */
+export function useS3Storage(label: string, options: { directUploads?: boolean } = {}) {
+  let config: S3Config | undefined;
+  beforeAll(async () => {
+    config = { ...(await createTestBucket(label)), ...options };
+    for (const [name, value] of Object.entries(s3EnvOf(config))) vi.stubEnv(name, value);
+    resetEnvForTests();
+    resetStorageForTests();
+  });
+  afterAll(() => {
+    vi.unstubAllEnvs();
+    resetEnvForTests();
+    resetStorageForTests();
+  });
+  return () => config!;
 }
