@@ -160,7 +160,7 @@ export class S3Storage implements Storage {
    * type is a signed header, so the store refuses the PUT of any other type; nothing else (no ACL,
    * no tagging, no checksum) is signed, so the browser sends only Content-Type.
    */
-  private presignPut(
+  private async presignPut(
     key: string,
     contentType: string,
     expiresAt: Date,
@@ -171,7 +171,7 @@ export class S3Storage implements Storage {
     if (seconds < 1 || seconds > MAX_PRESIGNED_SECONDS) {
       throw new Error(`A presigned URL lives 1 to ${MAX_PRESIGNED_SECONDS} s, not ${seconds} s`);
     }
-    return getSignedUrl(
+    return await getSignedUrl(
       this.client,
       new PutObjectCommand({ Bucket: this.bucket, Key: key, ContentType: contentType }),
       { expiresIn: seconds, signingDate: now, signableHeaders: new Set(["content-type"]) },
