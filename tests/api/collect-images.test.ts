@@ -18,7 +18,7 @@ import {
   type TestUser,
   uploadImage,
 } from "../helpers/factories";
-import { useS3Storage } from "../helpers/s3";
+import { storeUploadsOnS3 } from "../helpers/s3";
 import { makeJpeg, makePng } from "../helpers/upload-fixtures";
 
 const AVIF_BROWSER = "image/avif,image/webp,*/*";
@@ -72,7 +72,7 @@ describe.each([
   ["local disk", false],
   ["an S3 bucket", true],
 ])("collectUnusedImages on %s", (_backend, onS3) => {
-  if (onS3) useS3Storage("collect");
+  if (onS3) storeUploadsOnS3("collect");
 
   it("deletes from the backend the test means", () => {
     expect(getStorage()).toBeInstanceOf(onS3 ? S3Storage : LocalDiskStorage);

@@ -18,7 +18,7 @@ import { incomingKey, masterKey, variantKey } from "@/lib/server/uploads/image-f
 import { MAX_STORED_SIDE } from "@/lib/server/uploads/lean-image";
 import { TOO_BIG } from "@/lib/server/uploads/receive-upload";
 import { api, call, detailOf } from "../helpers/api";
-import { useS3Storage } from "../helpers/s3";
+import { storeUploadsOnS3 } from "../helpers/s3";
 import {
   HTML_FILE,
   makeJpeg,
@@ -30,7 +30,7 @@ import {
 
 type ImageType = "image/png" | "image/jpeg";
 
-const bucket = useS3Storage("uploads");
+const bucket = storeUploadsOnS3("uploads");
 let alice: { username: string; token: string };
 let bob: { username: string; token: string };
 
@@ -115,7 +115,7 @@ describe("uploads to an S3 bucket", () => {
       expect(response.status).toBe(404);
     }
     expect((await call("GET", `/uploads/${filename}`)).status).toBe(404);
-    const tree = await api.post(
+    const tree = await api.post<{ _id: string }>(
       "/api/trees",
       { title: "Unchecked", cover: null },
       { token: alice.token },

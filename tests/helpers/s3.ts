@@ -47,7 +47,7 @@ export function s3EnvOf(config: S3Config): Record<string, string> {
  * Makes the app store uploads in a new bucket on the test S3 server for the tests of the enclosing
  * describe (or file): the S3_* variables are stubbed, and the parsed env and storage forgotten.
  */
-export function useS3Storage(label: string, options: { directUploads?: boolean } = {}) {
+export function storeUploadsOnS3(label: string, options: { directUploads?: boolean } = {}) {
   let config: S3Config | undefined;
   beforeAll(async () => {
     config = { ...(await createTestBucket(label)), ...options };
