@@ -26,6 +26,9 @@ export const TEST_DATABASE_URL =
   process.env.TEST_DATABASE_URL ??
   `postgres://postgres@127.0.0.1:5432/heirloom_test_${process.pid}`;
 
+/** The AWS SDK warns once per process that its 2027 releases need Node 22 (see ADR 018). */
+const QUIET_AWS_SDK = { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true" };
+
 export default defineConfig({
   resolve: { alias },
   test: {
@@ -41,7 +44,7 @@ export default defineConfig({
             "scripts/**/*.test.ts",
             "bench/**/*.test.ts",
           ],
-          env: { NODE_ENV: "test" },
+          env: { NODE_ENV: "test", ...QUIET_AWS_SDK },
           testTimeout: 60_000,
         },
       },
@@ -51,12 +54,14 @@ export default defineConfig({
           name: "api",
           environment: "node",
           include: ["tests/api/**/*.test.ts"],
-          globalSetup: ["tests/helpers/setup-postgres.ts"],
+          // PostgreSQL (a database of the run's own) and an S3 server (s3rver) for the S3 tests.
+          globalSetup: ["tests/helpers/setup-postgres.ts", "tests/helpers/setup-s3rver.ts"],
           setupFiles: ["tests/helpers/fail-on-console-error.ts"],
           env: {
             NODE_ENV: "test",
             DATABASE_URL: TEST_DATABASE_URL,
             JWT_SECRET: "test-secret-that-is-at-least-32-characters-long",
+            ...QUIET_AWS_SDK,
           },
           testTimeout: 60_000,
           hookTimeout: 60_000,

@@ -24,6 +24,17 @@ const envSchema = z.object({
   ),
   DEPLOY_COLOR: z.preprocess(emptyAsUndefined, z.string().default("unknown")),
   BLOB_READ_WRITE_TOKEN: optionalString,
+  /** When set, uploads live in this S3-compatible bucket (ADR 018); the other S3_* tell how. */
+  S3_BUCKET: optionalString,
+  S3_ENDPOINT: optionalUrl,
+  S3_REGION: z.preprocess(emptyAsUndefined, z.string().default("us-east-1")),
+  S3_ACCESS_KEY_ID: optionalString,
+  S3_SECRET_ACCESS_KEY: optionalString,
+  S3_FORCE_PATH_STYLE: z.preprocess(
+    emptyAsUndefined,
+    z.enum(["true", "false", "1", "0"]).optional(),
+  ),
+  S3_DIRECT_UPLOADS: z.preprocess(emptyAsUndefined, z.enum(["true", "false", "1", "0"]).optional()),
   DATA_DIR: z.preprocess(emptyAsUndefined, z.string().default(".data")),
   /** Trust the first X-Forwarded-For address (set behind a reverse proxy). */
   TRUST_PROXY: z.preprocess(emptyAsUndefined, z.enum(["true", "false", "1", "0"]).optional()),
@@ -52,6 +63,8 @@ function parseEnv() {
     OUTBOX_DIR: path.join(dataDir, "outbox"),
     TRUST_PROXY: raw.TRUST_PROXY === "true" || raw.TRUST_PROXY === "1",
     FAST_READS: raw.FAST_READS !== "false" && raw.FAST_READS !== "0",
+    S3_FORCE_PATH_STYLE: raw.S3_FORCE_PATH_STYLE === "true" || raw.S3_FORCE_PATH_STYLE === "1",
+    S3_DIRECT_UPLOADS: raw.S3_DIRECT_UPLOADS !== "false" && raw.S3_DIRECT_UPLOADS !== "0",
   };
 }
 

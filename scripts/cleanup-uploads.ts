@@ -3,6 +3,6 @@
 import { getDb } from "../lib/server/db";
 import { cleanupTemporaryUploads } from "../lib/server/uploads/cleanup-temporary-uploads";
 
-const { deleted } = await cleanupTemporaryUploads(new Date());
-console.log(`Deleted ${deleted} temporary upload(s).`);
+const { deleted, strays } = await cleanupTemporaryUploads(new Date());
+console.log(`Deleted ${deleted} temporary upload(s) and ${strays} stray incoming file(s).`);
 await getDb().$disconnect();

@@ -37,7 +37,8 @@ export async function startServer(options: { dev?: boolean } = {}) {
       ? createFastReads({
           pool: getPgPool(env.DATABASE_URL),
           jwtSecret: env.JWT_SECRET,
-          uploadsDir: env.BLOB_READ_WRITE_TOKEN ? undefined : env.UPLOADS_DIR,
+          // Images on local disk only; Next serves those kept in Vercel Blob or an S3 bucket.
+          uploadsDir: env.BLOB_READ_WRITE_TOKEN || env.S3_BUCKET ? undefined : env.UPLOADS_DIR,
           logger: processLogger(),
         })
       : null;

@@ -87,8 +87,10 @@ function putFile(
 }
 
 /**
- * Checks the file, asks for a signed URL and uploads to it, reporting progress from 0 to 1.
- * Resolves with the stored file name; every failure has already been shown in a toast.
+ * Checks the file, asks for a signed URL, uploads to it, reporting progress from 0 to 1, and has
+ * the server confirm it (a file PUT to a presigned bucket URL is checked only then; one PUT to
+ * Heirloom was checked already, and its confirm just answers its name). Resolves with the stored
+ * file name; every failure has already been shown in a toast.
  */
 export async function uploadImage(
   file: File,
@@ -107,7 +109,13 @@ export async function uploadImage(
     { fallback: UPLOAD_FALLBACK, signal },
   );
   await putFile(uploadURL, file, onProgress, signal);
-  return filename;
+  const confirmed = await api<{ filename: string }>("/api/upload/confirm", {
+    method: "PUT",
+    body: { image: filename },
+    fallback: UPLOAD_FALLBACK,
+    signal,
+  });
+  return confirmed.filename;
 }
 
 /** Crops a stored image; resolves with the new file's name ("Image cropped" is the caller's). */

@@ -24,5 +24,8 @@ export const cropBody = z.object({
   image: imageName,
 });
 
+/** PUT /api/upload/confirm: the file sent to a presigned bucket URL is checked and stored. */
+export const confirmBody = z.object({ image: imageName });
+
 export const uploadUrlResponse = z.object({ filename: z.string(), uploadURL: z.string() });
 export const cropResponse = z.object({ filename: z.string() });

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/server/db";
 import { getStorage } from "@/lib/server/storage";
+import { LocalDiskStorage } from "@/lib/server/storage/local-disk";
+import { S3Storage } from "@/lib/server/storage/s3";
 import {
   COLLECTION_GRACE_MS,
   DELETED_TREE_RETENTION_MS,
@@ -16,6 +18,7 @@ import {
   type TestUser,
   uploadImage,
 } from "../helpers/factories";
+import { storeUploadsOnS3 } from "../helpers/s3";
 import { makeJpeg, makePng } from "../helpers/upload-fixtures";
 
 const AVIF_BROWSER = "image/avif,image/webp,*/*";
@@ -65,7 +68,16 @@ afterAll(async () => {
   await db.user.deleteMany({ where: { id: user.username } });
 });
 
-describe("collectUnusedImages", () => {
+describe.each([
+  ["local disk", false],
+  ["an S3 bucket", true],
+])("collectUnusedImages on %s", (_backend, onS3) => {
+  if (onS3) storeUploadsOnS3("collect");
+
+  it("deletes from the backend the test means", () => {
+    expect(getStorage()).toBeInstanceOf(onS3 ? S3Storage : LocalDiskStorage);
+  });
+
   it("removes a replaced avatar's files and keeps the one a published tree still shows", async () => {
     const tree = await createTree(user.token, { title: "The Collected Legacy" });
     const shown = await image();

@@ -120,7 +120,11 @@ export function buildLegacy(
   return all[0]!;
 }
 
-/** Uploads an image the way the client does (signed URL, then PUT); answers its stored name. */
+/**
+ * Uploads an image the way the client does (signed URL, PUT, confirm); answers its stored name.
+ * A same-origin URL is PUT through the in-process API; a presigned bucket URL (S3 with direct
+ * uploads) goes over HTTP to the bucket.
+ */
 export async function uploadImage(
   token: string,
   bytes: Buffer,
@@ -135,12 +139,15 @@ export async function uploadImage(
     "GET /api/upload/url",
   );
   const target = new URL(url.uploadURL);
-  expectOk(
-    await call("PUT", target.pathname + target.search, {
-      rawBody: new Uint8Array(bytes),
-      headers: { "content-type": type },
-    }),
-    "PUT to the upload URL",
-  );
-  return url.filename;
+  const init = { rawBody: new Uint8Array(bytes), headers: { "content-type": type } };
+  if (target.pathname.startsWith("/api/upload/file/")) {
+    expectOk(await call("PUT", target.pathname + target.search, init), "PUT to the upload URL");
+  } else {
+    const put = await fetch(target, { method: "PUT", body: init.rawBody, headers: init.headers });
+    if (!put.ok) throw new Error(`PUT to the bucket answered ${put.status}: ${await put.text()}`);
+  }
+  return expectOk(
+    await api.put<{ filename: string }>("/api/upload/confirm", { image: url.filename }, { token }),
+    "PUT /api/upload/confirm",
+  ).filename;
 }

@@ -5,12 +5,20 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { contentTypeForKey } from "./content-type";
-import { assertValidKey, type Storage, type StoredObject } from "./storage";
+import {
+  assertValidKey,
+  assertValidPrefix,
+  type ListedObject,
+  type Storage,
+  type StoredObject,
+} from "./storage";
 
 export { contentTypeForKey };
 
 const isMissing = (error: unknown) =>
   (error as NodeJS.ErrnoException | undefined)?.code === "ENOENT";
+/** A write in flight (`put`'s temporary file), which a listing leaves out. */
+const TEMPORARY_FILE = /\.[0-9a-f]{12}\.tmp$/;
 
 /**
  * Files under one root directory. The content type comes from the key's extension, so `put`
@@ -77,6 +85,29 @@ export class LocalDiskStorage implements Storage {
     } catch (error) {
       if (isMissing(error)) return false;
       throw error;
+    }
+  }
+
+  async *list(prefix: string): AsyncIterable<ListedObject> {
+    assertValidPrefix(prefix);
+    // Walk only the folder the prefix names (its part up to the last "/"), then filter by prefix.
+    const folder = prefix.slice(0, prefix.lastIndexOf("/") + 1);
+    let entries: string[];
+    try {
+      entries = await fs.readdir(path.join(this.root, folder), { recursive: true });
+    } catch (error) {
+      if (isMissing(error)) return;
+      throw error;
+    }
+    for (const entry of entries) {
+      const key = folder + entry.split(path.sep).join("/");
+      if (!key.startsWith(prefix) || TEMPORARY_FILE.test(key)) continue;
+      try {
+        const stat = await fs.stat(path.join(this.root, key));
+        if (stat.isFile()) yield { key, size: stat.size, lastModified: stat.mtime };
+      } catch (error) {
+        if (!isMissing(error)) throw error; // deleted since the folder was read
+      }
     }
   }
 }

@@ -10,6 +10,13 @@ export interface StoredObject {
   bytes(): Promise<Buffer>;
 }
 
+/** One object as a listing names it. */
+export interface ListedObject {
+  key: string;
+  size: number;
+  lastModified: Date;
+}
+
 /**
  * Where uploaded images and their resized variants live. Keys are relative paths such as
  * "avatar/<id>.png" or "variants/200x200/avatar/<id>.png". A `put` replaces any previous object
@@ -21,6 +28,14 @@ export interface Storage {
   /** Removes the object; removing a missing one is not an error. */
   delete(key: string): Promise<void>;
   exists(key: string): Promise<boolean>;
+  /** Every object whose key starts with `prefix` (e.g. "incoming/"), in no promised order. */
+  list(prefix: string): AsyncIterable<ListedObject>;
+  /**
+   * A URL, signed at `now`, that accepts a PUT of `contentType` bytes under `key` until
+   * `expiresAt`, for the browser to send the file straight to the store (an S3 presigned URL).
+   * Backends without it have the browser PUT to Heirloom itself (uploads/receive-upload.ts).
+   */
+  signedUploadUrl?(key: string, contentType: string, expiresAt: Date, now?: Date): Promise<string>;
 }
 
 const KEY_PATTERN = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*(\/[A-Za-z0-9_-][A-Za-z0-9_.-]*)*$/;
@@ -30,6 +45,11 @@ export function assertValidKey(key: string): void {
   if (key.length > 300 || !KEY_PATTERN.test(key) || key.split("/").includes("..")) {
     throw new Error(`Invalid storage key: ${JSON.stringify(key.slice(0, 80))}`);
   }
+}
+
+/** Refuses a listing prefix that is not "" or the start of a valid key ("incoming/", "avatar/ab"). */
+export function assertValidPrefix(prefix: string): void {
+  if (prefix !== "") assertValidKey(prefix.endsWith("/") ? prefix.slice(0, -1) : prefix);
 }
 
 /** Reads a web stream to the end. */

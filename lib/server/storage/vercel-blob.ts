@@ -1,6 +1,13 @@
 import "server-only";
-import { BlobNotFoundError, del, get, head, put } from "@vercel/blob";
-import { assertValidKey, readStream, type Storage, type StoredObject } from "./storage";
+import { BlobNotFoundError, del, get, head, list, put } from "@vercel/blob";
+import {
+  assertValidKey,
+  assertValidPrefix,
+  readStream,
+  type ListedObject,
+  type Storage,
+  type StoredObject,
+} from "./storage";
 
 /**
  * Vercel Blob, used when BLOB_READ_WRITE_TOKEN is set. Objects are public (every image is
@@ -48,5 +55,17 @@ export class VercelBlobStorage implements Storage {
       if (error instanceof BlobNotFoundError) return false;
       throw error;
     }
+  }
+
+  async *list(prefix: string): AsyncIterable<ListedObject> {
+    assertValidPrefix(prefix);
+    let cursor: string | undefined;
+    do {
+      const page = await list({ prefix, cursor, token: this.token });
+      for (const blob of page.blobs) {
+        yield { key: blob.pathname, size: blob.size, lastModified: blob.uploadedAt };
+      }
+      cursor = page.hasMore ? page.cursor : undefined;
+    } while (cursor);
   }
 }

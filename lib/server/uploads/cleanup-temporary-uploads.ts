@@ -1,7 +1,9 @@
 import "server-only";
 import { db } from "@/lib/server/db";
 import { logger } from "@/lib/server/logger";
+import { getStorage } from "@/lib/server/storage";
 import { deleteUploadFiles } from "./delete-upload-files";
+import { incomingKey } from "./image-files";
 
 /** Uploads nothing uses (TEMP) and URLs never used (PENDING) are removed after this long. */
 export const TEMPORARY_UPLOAD_TTL_MS = 24 * 60 * 60 * 1000;
@@ -10,15 +12,18 @@ export const CLEANUP_INTERVAL_MS = 60 * 60 * 1000;
 const BATCH_SIZE = 200;
 const TEMPORARY = ["PENDING", "TEMP"] as const;
 
+const INCOMING = incomingKey("");
+
 /**
  * Deletes temporary uploads created more than a day before `now`: first the rows, then the stored
  * bytes of the rows that really went. A row claimed by a tree or person in between becomes USED,
  * is not deleted, and keeps its file. A crash between the two steps leaves orphan bytes (wasted
- * disk, never a dangling reference).
+ * disk, never a dangling reference). Then sweeps the files browsers PUT to presigned bucket URLs
+ * (sweepIncoming). `strays` counts the incoming files swept.
  */
 export async function cleanupTemporaryUploads(
   now: Date = new Date(),
-): Promise<{ deleted: number }> {
+): Promise<{ deleted: number; strays: number }> {
   const where = {
     status: { in: [...TEMPORARY] },
     createdAt: { lt: new Date(now.getTime() - TEMPORARY_UPLOAD_TTL_MS) },
@@ -44,7 +49,39 @@ export async function cleanupTemporaryUploads(
     deleted += gone.length;
     if (ids.length < BATCH_SIZE) break;
   }
-  return { deleted };
+  return { deleted, strays: await sweepIncoming() };
+}
+
+/**
+ * Removes every file under incoming/ (ADR 018) that no confirmUpload will read: one whose upload
+ * is no longer PENDING (confirmed, then PUT again while its URL still lived), or gone, or whose
+ * key names no upload at all. A PENDING upload's file waits for its confirm; the row goes a day
+ * after it was made, and its file with it. Answers how many files went.
+ */
+export async function sweepIncoming(): Promise<number> {
+  const storage = getStorage();
+  let swept = 0;
+  let batch: string[] = [];
+  const sweep = async () => {
+    const pending = new Set(
+      (
+        await db.upload.findMany({
+          where: { id: { in: batch.map((key) => key.slice(INCOMING.length)) }, status: "PENDING" },
+          select: { id: true },
+        })
+      ).map((u) => incomingKey(u.id)),
+    );
+    const strays = batch.filter((key) => !pending.has(key));
+    await Promise.all(strays.map((key) => storage.delete(key)));
+    swept += strays.length;
+    batch = [];
+  };
+  for await (const { key } of storage.list(INCOMING)) {
+    batch.push(key);
+    if (batch.length >= BATCH_SIZE) await sweep();
+  }
+  if (batch.length > 0) await sweep();
+  return swept;
 }
 
 let lastRunAt = Number.NEGATIVE_INFINITY;
@@ -59,8 +96,8 @@ export function scheduleTemporaryUploadCleanup(now: Date = new Date()): boolean 
   lastRunAt = now.getTime();
   running = true;
   void cleanupTemporaryUploads(now)
-    .then(({ deleted }) => {
-      if (deleted > 0) logger.info({ deleted }, "temporary uploads cleaned up");
+    .then(({ deleted, strays }) => {
+      if (deleted + strays > 0) logger.info({ deleted, strays }, "temporary uploads cleaned up");
     })
     .catch((error: unknown) => logger.warn({ err: error }, "temporary upload cleanup failed"))
     .finally(() => {

@@ -1,15 +1,19 @@
 import "server-only";
 import { IMAGE_SIZES } from "@/lib/schemas/upload";
 import { getStorage } from "@/lib/server/storage";
-import { masterKey, variantKeys } from "./image-files";
+import { incomingKey, masterKey, variantKeys } from "./image-files";
 
 export { variantKey } from "./image-files";
 
-/** Every key an image may be stored under: its original (lean or legacy) and every variant. */
+/**
+ * Every key an image may be stored under: its original (lean or legacy), every variant, and the
+ * unchecked file a browser PUT to a presigned bucket URL (which may arrive again after confirming).
+ */
 export function storedKeys(name: string): string[] {
   return [
     masterKey(name),
     name,
+    incomingKey(name),
     ...["orig", ...IMAGE_SIZES].flatMap((size) => variantKeys(size, name)),
   ];
 }

@@ -15,6 +15,14 @@ export function masterKey(name: string): string {
 }
 
 /**
+ * Where a browser's PUT to a presigned bucket URL lands (ADR 018): a key no image route reads, so
+ * the bytes are never served before confirmUpload has checked them and stored the lean original.
+ */
+export function incomingKey(name: string): string {
+  return `incoming/${name}`;
+}
+
+/**
  * The storage key of a resized variant of an image: in the name's own format (PNG or JPEG)
  * under variants/{size}/{name} as before, or in a lean format under variants/{size}/{name}.{fmt}.
  * The size "orig" is the full (capped) original in that format.

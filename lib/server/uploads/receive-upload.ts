@@ -18,12 +18,46 @@ function mediaType(header: string | null): ImageType | null {
   return UPLOAD_TYPES.find((t) => t === type) ?? null;
 }
 
+/** The refusal of a file whose type is not the one its upload URL was issued for. */
+export const wrongTypeError = (expected: string) =>
+  new ApiError(400, `This upload URL expects a file of type ${expected}`);
+
+/**
+ * Checks an upload's bytes (real type, pixels, polyglots, one decode; see checkImage), then
+ * flips its row PENDING→TEMP in one conditional update; only the caller that wins that flip
+ * stores the lean original. Answers whether this caller stored it (false: another had already).
+ * A refused file throws and leaves the row PENDING, so the URL is not used up.
+ */
+export async function storeCheckedUpload(
+  filename: string,
+  bytes: Buffer,
+  type: ImageType,
+): Promise<boolean> {
+  const image = await checkImage(bytes, type);
+  const claimed = await db.upload.updateMany({
+    where: { id: filename, status: "PENDING" },
+    data: { status: "TEMP", size: image.bytes.length, width: image.width, height: image.height },
+  });
+  if (claimed.count !== 1) return false;
+  try {
+    await getStorage().put(masterKey(filename), image.bytes, image.storedType);
+  } catch (error) {
+    // Give the URL back, so the client's retry can still succeed.
+    await db.upload.updateMany({
+      where: { id: filename, status: "TEMP" },
+      data: { status: "PENDING", size: null, width: null, height: null },
+    });
+    throw error;
+  }
+  await prepareAvatarThumbnail(filename);
+  return true;
+}
+
 /**
  * Accepts the one PUT a signed upload URL allows. The signature and expiry are checked first, then
- * that the URL is unused, then the body (size, real type, pixels, polyglots; see checkImage).
- * Only then is the upload flipped PENDING→TEMP in one conditional update, and only the request
- * that wins that flip stores its bytes: a refused file does not use the URL up, an accepted one
- * does. Headers such as x-amz-acl and x-amz-tagging are ignored; TEMP is our "temp=true".
+ * that the URL is unused, then the body (storeCheckedUpload): a refused file does not use the URL
+ * up, an accepted one does. Headers such as x-amz-acl and x-amz-tagging are ignored; TEMP is our
+ * "temp=true".
  */
 export async function receiveUpload(
   filename: string,
@@ -49,26 +83,9 @@ export async function receiveUpload(
     throw new ApiError(404, "This upload URL is no longer valid. Please upload the file again.");
   }
   if (upload.status !== "PENDING") throw new ApiError(409, ALREADY_USED);
-  if (upload.contentType !== type) {
-    throw new ApiError(400, `This upload URL expects a file of type ${upload.contentType}`);
-  }
+  if (upload.contentType !== type) throw wrongTypeError(upload.contentType);
 
-  const image = await checkImage(await readBodyBytes(req, MAX_UPLOAD_BYTES, TOO_BIG), type);
-  const claimed = await db.upload.updateMany({
-    where: { id: filename, status: "PENDING" },
-    data: { status: "TEMP", size: image.bytes.length, width: image.width, height: image.height },
-  });
-  if (claimed.count !== 1) throw new ApiError(409, ALREADY_USED);
-  try {
-    await getStorage().put(masterKey(filename), image.bytes, image.storedType);
-  } catch (error) {
-    // Give the URL back, so the client's retry can still succeed.
-    await db.upload.updateMany({
-      where: { id: filename, status: "TEMP" },
-      data: { status: "PENDING", size: null, width: null, height: null },
-    });
-    throw error;
-  }
-  await prepareAvatarThumbnail(filename);
+  const bytes = await readBodyBytes(req, MAX_UPLOAD_BYTES, TOO_BIG);
+  if (!(await storeCheckedUpload(filename, bytes, type))) throw new ApiError(409, ALREADY_USED);
   return { filename };
 }
