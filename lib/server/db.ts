@@ -5,7 +5,7 @@ import { PrismaPGlite } from "pglite-prisma-adapter";
 import { getEnv } from "@/lib/env";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { lockDataFolder } from "./data-lock";
-import { getPgPool } from "./pg-pool";
+import { getPgPool } from "./front/pg-pool";
 
 type GlobalWithDb = typeof globalThis & { __heirloomDb?: PrismaClient };
 

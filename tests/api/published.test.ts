@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Person } from "@/lib/schemas/person";
 import { type Tree, type TreeNode, emptyNode } from "@/lib/schemas/tree";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/server/http/errors";
 import sharp from "sharp";
 import { countPublicView, flushPublicViews } from "@/lib/server/published/count-public-view";
 import { ogImageKey } from "@/lib/server/published/og-image-file";

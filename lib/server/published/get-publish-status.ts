@@ -1,7 +1,7 @@
 import "server-only";
 import { objectId } from "@/lib/schemas/common";
 import { db } from "@/lib/server/db";
-import { notFound } from "@/lib/server/errors";
+import { notFound } from "@/lib/server/http/errors";
 
 export const NOT_PUBLISHED = "This tree is not published";
 

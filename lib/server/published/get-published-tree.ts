@@ -3,7 +3,7 @@ import { objectId } from "@/lib/schemas/common";
 import type { Person } from "@/lib/schemas/person";
 import type { Tree } from "@/lib/schemas/tree";
 import { db } from "@/lib/server/db";
-import { notFound } from "@/lib/server/errors";
+import { notFound } from "@/lib/server/http/errors";
 import { PUBLISHED_JSON_SQL, PUBLISHED_SNAPSHOT_SQL } from "@/lib/server/sql/reads";
 import { NOT_PUBLISHED, type PublishStatus, serializePublishStatus } from "./get-publish-status";
 import { snapshotVersionMs } from "./snapshot-url";

@@ -1,6 +1,6 @@
 import "server-only";
 import { db } from "@/lib/server/db";
-import { notFound } from "@/lib/server/errors";
+import { notFound } from "@/lib/server/http/errors";
 import { TREE_NOT_FOUND } from "@/lib/server/trees/get-tree";
 import { type PublishStatus, serializePublishStatus } from "./get-publish-status";
 import { storeOgImage } from "./og-image-file";

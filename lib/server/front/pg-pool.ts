@@ -3,7 +3,7 @@
 // so an instance holds at most PG_POOL_MAX connections however its requests are served.
 import pg from "pg";
 import { processLogger } from "./process-logger";
-import { PEOPLE_WORK_MEM } from "./sql/reads";
+import { PEOPLE_WORK_MEM } from "../sql/reads";
 
 /** Connections per instance: PrismaPg's own default. */
 export const PG_POOL_MAX = 10;

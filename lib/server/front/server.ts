@@ -4,19 +4,19 @@ import { randomUUID } from "node:crypto";
 import { createServer, request, type IncomingMessage, type ServerResponse } from "node:http";
 import path from "node:path";
 import next from "next";
-import { getEnv } from "../lib/env";
-import { createFastReads } from "../lib/server/fast-reads";
-import { createStaticAssets } from "../lib/server/static-assets";
-import { getPgPool } from "../lib/server/pg-pool";
-import { createPublicPages, RENDER_HEADER, type RenderedPage } from "../lib/server/public-pages";
+import { getEnv } from "../../env";
+import { createFastReads } from "./fast-reads";
+import { createStaticAssets } from "./static-assets";
+import { getPgPool } from "./pg-pool";
+import { createPublicPages, RENDER_HEADER, type RenderedPage } from "./public-pages";
 import {
   existingViewCounter,
   processViewCounter,
   VIEW_COUNT_FLUSH_SQL,
   ViewCounter,
-} from "../lib/server/published/view-counter";
-import { processLogger } from "../lib/server/process-logger";
-import { answerClientError, answerConnect, answerUnsupportedMethod } from "./lib/methods";
+} from "../published/view-counter";
+import { processLogger } from "./process-logger";
+import { answerClientError, answerConnect, answerUnsupportedMethod } from "./methods";
 
 /** How long an idle keep-alive connection is kept open. */
 export const KEEP_ALIVE_MS = 65_000;

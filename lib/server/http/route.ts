@@ -2,12 +2,12 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import type { NextRequest } from "next/server";
 import { apiSecurityHeaders } from "@/lib/security-headers";
-import { verifyToken } from "./auth/token";
-import { db } from "./db";
+import { verifyToken } from "../auth/token";
+import { db } from "../db";
 import { ApiError, handleApiError } from "./errors";
 import { isStorable } from "./http";
-import { SESSION_USER_SQL } from "./sql/reads";
-import { logger } from "./logger";
+import { SESSION_USER_SQL } from "../sql/reads";
+import { logger } from "../logger";
 
 export interface AuthUser {
   /** The username. */
