@@ -1,6 +1,6 @@
 "use client";
 import { memo, type KeyboardEvent, type ReactNode } from "react";
-import { avatarUrl } from "@/components/image-manager/image-url";
+import { avatarUrl } from "@/lib/image-url";
 import type { Person } from "@/lib/schemas/person";
 import type { PartnerType } from "@/lib/schemas/tree";
 import { LAYOUT, nodeGeometry, type LayoutNode, type LayoutSlot } from "@/lib/tree/layout";

@@ -2,7 +2,7 @@
 import { getPublishedTree } from "@/lib/server/published/get-published-tree";
 import { storedOgImageResponse, storeOgImage } from "@/lib/server/published/og-image-file";
 import { otherMethods, withPublic } from "@/lib/server/http/route";
-import { OG_CACHE } from "@/components/tree-export/og-image";
+import { OG_CACHE } from "@/lib/server/published/og-image";
 
 type Params = { treeId: string };
 
