@@ -98,8 +98,6 @@ export const treeData = z.unknown().transform((value, ctx) => {
   return parsed.data;
 });
 
-export { emptyNode } from "@/lib/tree/empty-node";
-
 const title = z
   .string({ error: "title must be text" })
   .trim()
@@ -138,7 +136,9 @@ const jsonPointer = z
     (pointer) =>
       pointer
         .split("/")
-        .every((segment) => !FORBIDDEN_SEGMENTS.has(segment.replace(/~1/g, "/").replace(/~0/g, "~"))),
+        .every(
+          (segment) => !FORBIDDEN_SEGMENTS.has(segment.replace(/~1/g, "/").replace(/~0/g, "~")),
+        ),
     { error: "A path may not name __proto__, constructor or prototype" },
   );
 

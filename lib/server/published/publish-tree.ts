@@ -2,7 +2,8 @@ import "server-only";
 import { db } from "@/lib/server/db";
 import { notFound } from "@/lib/server/http/errors";
 import { TREE_NOT_FOUND } from "@/lib/server/trees/get-tree";
-import { type PublishStatus, serializePublishStatus } from "./get-publish-status";
+import { serializePublishStatus } from "./get-publish-status";
+import type { PublishStatus } from "@/lib/schemas/published";
 import { storeOgImage } from "./og-image-file";
 import { publicationChanged } from "./snapshot-url";
 
