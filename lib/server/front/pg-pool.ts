@@ -3,30 +3,27 @@
 // so an instance holds at most PG_POOL_MAX connections however its requests are served.
 import pg from "pg";
 import { processLogger } from "./process-logger";
+import { processSingleton, setProcessSingleton } from "./process-singletons";
 import { PEOPLE_WORK_MEM } from "../sql/reads";
 
 /** Connections per instance: PrismaPg's own default. */
 export const PG_POOL_MAX = 10;
 
-type GlobalWithPool = typeof globalThis & { __heirloomPgPool?: pg.Pool };
-
 export function getPgPool(connectionString: string): pg.Pool {
-  const g = globalThis as GlobalWithPool;
+  const current = processSingleton("__heirloomPgPool");
   // Prisma's $disconnect ends the pool (db.ts); the next user opens a new one.
-  if (!g.__heirloomPgPool || g.__heirloomPgPool.ending) {
-    // Every connection gets the work_mem the people list's sort needs (sql/reads.ts), so neither
-    // caller spends a transaction on SET LOCAL.
-    const pool = new pg.Pool({
-      connectionString,
-      max: PG_POOL_MAX,
-      options: `-c work_mem=${PEOPLE_WORK_MEM}`,
-    });
-    // An idle connection that PostgreSQL drops (a restart) is replaced on the next checkout; with
-    // no listener its error would end the process.
-    pool.on("error", (error) =>
-      processLogger().warn({ err: error }, "idle database connection lost"),
-    );
-    g.__heirloomPgPool = pool;
-  }
-  return g.__heirloomPgPool;
+  if (current && !current.ending) return current;
+  // Every connection gets the work_mem the people list's sort needs (sql/reads.ts), so neither
+  // caller spends a transaction on SET LOCAL.
+  const pool = new pg.Pool({
+    connectionString,
+    max: PG_POOL_MAX,
+    options: `-c work_mem=${PEOPLE_WORK_MEM}`,
+  });
+  // An idle connection that PostgreSQL drops (a restart) is replaced on the next checkout; with
+  // no listener its error would end the process.
+  pool.on("error", (error) =>
+    processLogger().warn({ err: error }, "idle database connection lost"),
+  );
+  return setProcessSingleton("__heirloomPgPool", pool)!;
 }

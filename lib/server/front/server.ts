@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import { createServer, request, type IncomingMessage, type ServerResponse } from "node:http";
 import path from "node:path";
 import next from "next";
-import { getEnv } from "../../env";
+import { getEnv } from "@/lib/env";
 import { createFastReads } from "./fast-reads";
 import { createStaticAssets } from "./static-assets";
 import { getPgPool } from "./pg-pool";
@@ -16,14 +16,13 @@ import {
   ViewCounter,
 } from "../published/view-counter";
 import { processLogger } from "./process-logger";
+import { processSingleton } from "./process-singletons";
 import { answerClientError, answerConnect, answerUnsupportedMethod } from "./methods";
 
 /** How long an idle keep-alive connection is kept open. */
 export const KEEP_ALIVE_MS = 65_000;
 /** How long a connection whose request body was left unread stays open after the answer. */
 const UNREAD_BODY_LINGER_MS = 1_000;
-
-type GlobalWithDb = typeof globalThis & { __heirloomDb?: { $disconnect(): Promise<void> } };
 
 export async function startServer(options: { dev?: boolean } = {}) {
   const env = getEnv();
@@ -146,7 +145,7 @@ export async function startServer(options: { dev?: boolean } = {}) {
     console.log(`${signal}: closing`);
     server.close();
     server.closeAllConnections();
-    const db = (globalThis as GlobalWithDb).__heirloomDb;
+    const db = processSingleton("__heirloomDb");
     // The views counted since the last batch are written before the database goes (ADR 014).
     void Promise.resolve(existingViewCounter()?.close())
       .catch(() => undefined)
