@@ -61,6 +61,8 @@ export default tseslint.config(
       "tests/**",
       "bench/**",
       "scripts/**",
+      // The custom server reads Next's build directory (HEIRLOOM_DIST_DIR) as next.config.ts does.
+      "lib/server/front/server.ts",
       "playwright.config.ts",
       "vitest.config.ts",
       // Build-time configuration: Next inlines NODE_ENV and reads the config before lib/env.ts exists.

@@ -4,7 +4,7 @@ import { getEnv } from "../lib/env";
 import { DataFolderLockedError, lockDataFolder } from "../lib/server/data-lock";
 import { ensureBuild } from "./ensure-build";
 import { applyMigrations, targetFromEnv } from "./lib/schema-engine";
-import { startServer } from "./server";
+import { startServer } from "../lib/server/front/server";
 
 Object.assign(process.env, { NODE_ENV: process.env.NODE_ENV ?? "production" });
 const env = getEnv();

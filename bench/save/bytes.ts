@@ -5,7 +5,8 @@ import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import { performance } from "node:perf_hooks";
 import { storedForm, structurePatch } from "@/components/tree-editor/tree-saver";
-import { emptyNode, type TreeNode } from "@/lib/schemas/tree";
+import type { TreeNode } from "@/lib/schemas/tree";
+import { emptyNode } from "@/lib/tree/empty-node";
 import { addChild, mergeNode } from "@/lib/tree/reducers";
 import { generateLegacy } from "../editor/generate";
 

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
-import { GUIDE_CONTENT } from "@/components/guides/guide-content";
 import { findGuide, GUIDES, type GuideSlug } from "@/components/guides/guide-list";
 import { GuideLink } from "@/components/guides/guide-link";
+import { GuideMarkdown } from "@/components/guides/guide-markdown";
 import { GuidePager } from "@/components/guides/guide-pager";
 import { Prose } from "@/components/guides/prose";
 import { cx, focusRing } from "@/components/ui/class-names";
@@ -22,7 +22,6 @@ export function GuidePage({ slug }: { slug: GuideSlug }) {
   const found = findGuide(slug);
   if (!found) throw new Error(`No guide ${slug}`);
   const { guide, index } = found;
-  const Content = GUIDE_CONTENT[guide.slug];
   return (
     <article className="mx-auto max-w-3xl">
       <GuideLink
@@ -37,7 +36,7 @@ export function GuidePage({ slug }: { slug: GuideSlug }) {
       <h1 className="mt-1 text-2xl font-bold text-plum-900 sm:text-3xl">{guide.title}</h1>
       <p className="mt-2 mb-8 text-lg text-neutral-700">{guide.summary}</p>
       <Prose>
-        <Content />
+        <GuideMarkdown slug={guide.slug} />
       </Prose>
       <GuidePager previous={GUIDES[index - 1]} next={GUIDES[index + 1]} />
     </article>

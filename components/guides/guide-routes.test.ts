@@ -19,4 +19,9 @@ describe("guide routes", () => {
       expect(page).toContain(`guideMetadata("${slug}")`);
     }
   });
+
+  it("has one Markdown file per guide, and no other", () => {
+    const files = fs.readdirSync(path.join(process.cwd(), "content", "guides")).sort();
+    expect(files).toEqual(GUIDES.map((guide) => `${guide.slug}.md`).sort());
+  });
 });

@@ -33,7 +33,7 @@ export function Note({
       }
     >
       <p className="font-semibold">{warning ? "Important" : "Tip"}</p>
-      <div className="mt-1">{children}</div>
+      <div className="mt-1 space-y-2">{children}</div>
     </aside>
   );
 }

@@ -6,7 +6,7 @@ import { cropImage, uploadImage, type UploadDir } from "@/lib/client/upload";
 import { notify } from "@/lib/client/toast";
 import { UPLOAD_TYPES } from "@/lib/schemas/upload";
 import { Button, buttonClasses } from "@/components/ui/button";
-import { originalImageUrl, resizedImageUrl, type ImageSize } from "./image-url";
+import { originalImageUrl, resizedImageUrl, type ImageSize } from "../../lib/image-url";
 
 /** SPEC.md section 4, image flow: idle → uploading → crop-selection → cropping → idle. */
 type Phase =

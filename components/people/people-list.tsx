@@ -1,7 +1,7 @@
 "use client";
 import Image from "next/image";
 import { useEffect, useId, useState } from "react";
-import { avatarUrl } from "@/components/image-manager/image-url";
+import { avatarUrl } from "@/lib/image-url";
 import { Button, LinkButton } from "@/components/ui/button";
 import { PageHeader } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";

@@ -1,7 +1,7 @@
 "use client";
 import Image from "next/image";
 import { useEffect, useId, useRef, useState, type MouseEvent } from "react";
-import { avatarUrl } from "@/components/image-manager/image-url";
+import { avatarUrl } from "@/lib/image-url";
 import { fullName } from "@/components/people/person-name";
 import { RichTextContent } from "@/components/rich-text/rich-text-content";
 import type { Person } from "@/lib/schemas/person";

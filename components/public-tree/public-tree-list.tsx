@@ -2,7 +2,7 @@
 import Image from "next/image";
 import { usePathname, useSearchParams } from "next/navigation";
 import { useEffect, useMemo, useRef, type MouseEvent } from "react";
-import { avatarUrl } from "@/components/image-manager/image-url";
+import { avatarUrl } from "@/lib/image-url";
 import { fullName } from "@/components/people/person-name";
 import type { Person } from "@/lib/schemas/person";
 import type { PartnerType, TreeNode } from "@/lib/schemas/tree";

@@ -1,6 +1,6 @@
 import { NO_NAME, searchableName } from "@/components/people/person-name";
 import type { Person } from "@/lib/schemas/person";
-import type { ParentType, PartnerType } from "@/lib/schemas/tree";
+import type { ParentType } from "@/lib/schemas/tree";
 
 /** A Sim's accessible name on the canvas: "{firstName} {lastName}" (or "~ No Name ~"). */
 export function simName(person: Pick<Person, "firstName" | "lastName"> | undefined): string {
@@ -10,13 +10,6 @@ export function simName(person: Pick<Person, "firstName" | "lastName"> | undefin
 export function publicPersonUrl(treeId: string, personId: string): string {
   return `/public/${encodeURIComponent(treeId)}?p=${encodeURIComponent(personId)}`;
 }
-
-export const PARTNER_TYPE_LABELS: Record<PartnerType, string> = {
-  PARTNER: "Partner",
-  EX_PARTNER: "Ex-Partner",
-  MARRIED: "Married",
-  ABDUCTION: "Alien Abduction",
-};
 
 /** How a conception type is offered in the node editor. */
 export const PARENT_TYPE_LABELS: Record<ParentType, string> = {

@@ -1,11 +1,12 @@
 "use client";
 import { memo, type KeyboardEvent, type ReactNode } from "react";
-import { avatarUrl } from "@/components/image-manager/image-url";
+import { avatarUrl } from "@/lib/image-url";
 import type { Person } from "@/lib/schemas/person";
 import type { PartnerType } from "@/lib/schemas/tree";
 import { LAYOUT, nodeGeometry, type LayoutNode, type LayoutSlot } from "@/lib/tree/layout";
 import { fitText } from "@/lib/tree/text-width";
-import { PARTNER_TYPE_LABELS, simName } from "./labels";
+import { PARTNER_TYPE_LABELS } from "@/lib/tree/labels";
+import { simName } from "./labels";
 
 /** What the nodes can ask of the canvas; one stable object, so memoized nodes stay put. */
 export interface NodeActions {

@@ -1,7 +1,7 @@
 "use client";
 import { IntentLink } from "@/components/ui/intent-link";
 import { useCallback, useEffect, useId, useRef, useState } from "react";
-import { readCanvasViewport } from "@/components/tree-export/canvas-viewport";
+import { readCanvasViewport } from "@/lib/tree-image/canvas-viewport";
 import { ExportImageDialog } from "@/components/tree-export/export-image-dialog";
 import { cx, focusRing } from "@/components/ui/class-names";
 import { DropdownButton, DropdownLink, DropdownMenu } from "@/components/ui/dropdown-menu";

@@ -1,19 +1,15 @@
 "use client";
 import Image from "next/image";
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent, type ReactNode } from "react";
-import { avatarUrl } from "@/components/image-manager/image-url";
-import {
-  PARENT_TYPE_LABELS,
-  PARTNER_TYPE_LABELS,
-  simName,
-  sortPeople,
-} from "@/components/tree-canvas/labels";
+import { avatarUrl } from "@/lib/image-url";
+import { PARENT_TYPE_LABELS, simName, sortPeople } from "@/components/tree-canvas/labels";
 import { Button } from "@/components/ui/button";
 import { cx } from "@/components/ui/class-names";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { inputClasses, TextField } from "@/components/ui/text-field";
 import { api, ApiRequestError } from "@/lib/client/api";
 import type { Person } from "@/lib/schemas/person";
+import { PARTNER_TYPE_LABELS } from "@/lib/tree/labels";
 import {
   PARENT_TYPES,
   PARTNER_TYPES,

@@ -1,7 +1,7 @@
 "use client";
 import Image from "next/image";
 import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from "react";
-import { avatarUrl } from "@/components/image-manager/image-url";
+import { avatarUrl } from "@/lib/image-url";
 import { RichTextContent } from "@/components/rich-text/rich-text-content";
 import { PARENT_TYPE_BADGES, simName } from "@/components/tree-canvas/labels";
 import { Button, LinkButton } from "@/components/ui/button";

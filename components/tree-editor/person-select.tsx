@@ -2,7 +2,7 @@
 import { useId, useMemo, useState } from "react";
 import Select, { type StylesConfig, type ThemeConfig } from "react-select";
 import CreatableSelect from "react-select/creatable";
-import { avatarUrl } from "@/components/image-manager/image-url";
+import { avatarUrl } from "@/lib/image-url";
 import { simName } from "@/components/tree-canvas/labels";
 import type { Person } from "@/lib/schemas/person";
 import { matchPeople } from "./match-people";

@@ -1,7 +1,7 @@
 "use client";
 import Image from "next/image";
 import { useEffect, useId, useRef } from "react";
-import { resizedImageUrl } from "@/components/image-manager/image-url";
+import { resizedImageUrl } from "@/lib/image-url";
 import { RichTextContent } from "@/components/rich-text/rich-text-content";
 import { Button } from "@/components/ui/button";
 

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { emptyNode, type TreeNode } from "@/lib/schemas/tree";
+import type { TreeNode } from "@/lib/schemas/tree";
+import { emptyNode } from "@/lib/tree/empty-node";
 import { applyPatch, type Operation } from "fast-json-patch";
 import { addChild, mergeNode } from "@/lib/tree/reducers";
 import {

@@ -7,11 +7,11 @@ import {
   planImageExport,
   saveBlob,
   type ImageFormat,
-} from "@/lib/client/export-image";
+} from "@/lib/tree-image/export-image";
 import { notify } from "@/lib/client/toast";
 import type { Person } from "@/lib/schemas/person";
 import type { Bounds, TreeLayout } from "@/lib/tree/layout";
-import { CANVAS_LIMITS, EXPORT_SCALE } from "./scale";
+import { CANVAS_LIMITS, EXPORT_SCALE } from "../../lib/tree-image/scale";
 
 export const IMAGE_EXPORT_ERROR = "The image could not be made";
 

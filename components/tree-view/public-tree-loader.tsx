@@ -2,7 +2,7 @@
 import { useEffect, useState, type ReactNode } from "react";
 import { preload } from "react-dom";
 import { api } from "@/lib/client/api";
-import type { PublishedSnapshot } from "@/lib/server/published/get-published-tree";
+import type { PublishedSnapshot } from "@/lib/schemas/published";
 import { PublicTreeView } from "./public-tree-view";
 
 /**

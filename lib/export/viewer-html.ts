@@ -4,7 +4,7 @@
 // click. Everything is built with DOM calls and textContent; bios and the description (sanitized
 // HTML when exported, but a backup can be edited) are rebuilt from an inert parse keeping only the
 // rich-text tags, with no attributes. The CSP forbids any network access.
-import { RICH_TEXT_TAGS } from "@/lib/server/sanitize";
+import { RICH_TEXT_TAGS } from "@/lib/schemas/rich-text";
 
 const STYLE = `
 *{box-sizing:border-box}

@@ -8,11 +8,11 @@ import {
   PARTNER_TYPES,
   TITLE_MAX,
   TREE_LIMITS,
-  emptyNode,
   type ParentType,
   type PartnerType,
   type TreeNode,
 } from "@/lib/schemas/tree";
+import { emptyNode } from "@/lib/tree/empty-node";
 import {
   EVENT_TEXT_SUFFIX,
   HAPPENED,

@@ -98,8 +98,6 @@ export const treeData = z.unknown().transform((value, ctx) => {
   return parsed.data;
 });
 
-export { emptyNode } from "@/lib/tree/empty-node";
-
 const title = z
   .string({ error: "title must be text" })
   .trim()

@@ -2,10 +2,11 @@
 // its own, and two processes writing one folder destroy it (SECURITY.md, #12 finding 2; ADR 013).
 // A lock file beside the folder names the holder; a second process reads it and refuses to start.
 // Loaded by the scripts (outside Next's bundle) as well as by lib/server/db.ts, so it has no
-// "server-only" import and keeps its state on globalThis.
+// "server-only" import and keeps its state in front/process-singletons.ts.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { processSingleton, setProcessSingleton } from "./front/process-singletons";
 
 /** What the lock file says about the process holding the folder. */
 export interface LockHolder {
@@ -41,21 +42,18 @@ export class DataFolderLockedError extends Error {
   }
 }
 
-type GlobalWithLocks = typeof globalThis & {
-  __heirloomDataLocks?: Map<string, { holds: number; content: string }>;
-};
-
 function heldLocks() {
-  const g = globalThis as GlobalWithLocks;
-  if (!g.__heirloomDataLocks) {
-    g.__heirloomDataLocks = new Map();
+  let locks = processSingleton("__heirloomDataLocks");
+  if (!locks) {
+    const held = setProcessSingleton("__heirloomDataLocks", new Map())!;
+    locks = held;
     // Runs on a normal exit, process.exit and after SIGINT/SIGTERM handlers exit; a SIGKILL
     // leaves the file behind, and the next start finds its holder dead (isAlive).
     process.on("exit", () => {
-      for (const [file, lock] of g.__heirloomDataLocks ?? []) removeIfOurs(file, lock.content);
+      for (const [file, lock] of held) removeIfOurs(file, lock.content);
     });
   }
-  return g.__heirloomDataLocks;
+  return locks;
 }
 
 /** The lock file of a database folder: beside it, so PGlite never sees it. */

@@ -5,9 +5,8 @@ import { PrismaPGlite } from "pglite-prisma-adapter";
 import { getEnv } from "@/lib/env";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { lockDataFolder } from "./data-lock";
-import { getPgPool } from "./pg-pool";
-
-type GlobalWithDb = typeof globalThis & { __heirloomDb?: PrismaClient };
+import { getPgPool } from "./front/pg-pool";
+import { sharedProcessSingleton } from "./front/process-singletons";
 
 function createClient(): PrismaClient {
   const env = getEnv();
@@ -25,9 +24,7 @@ function createClient(): PrismaClient {
 
 /** The one Prisma client, created on first use and kept across hot reloads. */
 export function getDb(): PrismaClient {
-  const g = globalThis as GlobalWithDb;
-  g.__heirloomDb ??= createClient();
-  return g.__heirloomDb;
+  return sharedProcessSingleton("__heirloomDb", createClient);
 }
 
 /** The Prisma client; a lazy proxy so that importing this module opens no connection. */

@@ -4,7 +4,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import nodemailer from "nodemailer";
 import { getEnv } from "@/lib/env";
-import { ApiError } from "./errors";
+import { ApiError } from "./http/errors";
 import { logger } from "./logger";
 
 export interface MailMessage {

@@ -1,7 +1,7 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { db } from "./db";
-import { ApiError } from "./errors";
+import { ApiError } from "./http/errors";
 import { getRedis } from "./redis";
 
 export interface RateLimitRule {

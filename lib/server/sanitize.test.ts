@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { MAX_LIST_DEPTH, RICH_TEXT_TAGS, sanitizeRichText } from "./sanitize";
+import { RICH_TEXT_TAGS } from "@/lib/schemas/rich-text";
+import { MAX_LIST_DEPTH, sanitizeRichText } from "./sanitize";
 
 /** `depth` lists nested tiptap-style, each item holding a paragraph "level N". */
 function nestedList(depth: number, tag = "ul"): string {

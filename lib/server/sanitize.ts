@@ -1,22 +1,6 @@
 import "server-only";
 import sanitizeHtml from "sanitize-html";
-
-/** What the tiptap StarterKit editor produces for Heirloom's rich text (SPEC.md section 3). */
-export const RICH_TEXT_TAGS = [
-  "p",
-  "br",
-  "strong",
-  "b",
-  "em",
-  "i",
-  "u",
-  "s",
-  "strike",
-  "del",
-  "ul",
-  "ol",
-  "li",
-] as const;
+import { RICH_TEXT_TAGS } from "@/lib/schemas/rich-text";
 
 /** SPEC.md section 9: "Rich text list depth: 4". */
 export const MAX_LIST_DEPTH = 4;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { emptyNode } from "@/lib/schemas/tree";
+import { emptyNode } from "@/lib/tree/empty-node";
 import {
   addChild,
   countNodes,

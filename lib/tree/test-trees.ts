@@ -1,5 +1,6 @@
 import type { Person } from "@/lib/schemas/person";
-import { emptyNode, type PartnerType, type TreeNode } from "@/lib/schemas/tree";
+import type { PartnerType, TreeNode } from "@/lib/schemas/tree";
+import { emptyNode } from "@/lib/tree/empty-node";
 
 /** Small builders for tree tests. */
 export function person(id: string, firstName = id, lastName = ""): Person {

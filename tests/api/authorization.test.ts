@@ -3,7 +3,8 @@
 import { SignJWT, decodeJwt } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Person } from "@/lib/schemas/person";
-import { type Tree, emptyNode } from "@/lib/schemas/tree";
+import type { Tree } from "@/lib/schemas/tree";
+import { emptyNode } from "@/lib/tree/empty-node";
 import { db } from "@/lib/server/db";
 import { api, call } from "../helpers/api";
 import {

@@ -2,7 +2,8 @@
 // lib/server/trees/get-tree.ts): the same values, keys and key order as the API's serializers.
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Person } from "@/lib/schemas/person";
-import { type Tree, type TreeNode, emptyNode } from "@/lib/schemas/tree";
+import type { Tree, TreeNode } from "@/lib/schemas/tree";
+import { emptyNode } from "@/lib/tree/empty-node";
 import { db } from "@/lib/server/db";
 import { api } from "../helpers/api";
 import { type TestUser, createPerson, createTree, createUser } from "../helpers/factories";

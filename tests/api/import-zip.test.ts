@@ -11,7 +11,7 @@ import { db, getDb } from "@/lib/server/db";
 import { EMPTY_FILE, IMPORT_PER_USER } from "@/lib/server/import/import-file";
 import { IMPORT_TOO_BIG, receiveImportBody } from "@/lib/server/import/read-import-body";
 import { getStorage } from "@/lib/server/storage";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/server/http/errors";
 import { deleteUploadFiles } from "@/lib/server/uploads/delete-upload-files";
 import { POLYGLOT } from "@/lib/server/uploads/image-check";
 import { call, detailOf, type ApiResponse } from "../helpers/api";

@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Person } from "@/lib/schemas/person";
-import { type Tree, type TreeNode, emptyNode } from "@/lib/schemas/tree";
+import type { Tree, TreeNode } from "@/lib/schemas/tree";
+import { emptyNode } from "@/lib/tree/empty-node";
 import { db } from "@/lib/server/db";
 import { api, detailOf } from "../helpers/api";
 import { type TestUser, createPerson, createTree, createUser } from "../helpers/factories";

@@ -10,14 +10,14 @@ import pino from "pino";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { getEnv } from "@/lib/env";
 import { db } from "@/lib/server/db";
-import { getPgPool } from "@/lib/server/pg-pool";
+import { getPgPool } from "@/lib/server/front/pg-pool";
 import {
   CHECK_MS,
   createPublicPages,
   etagMatches,
   RENDER_HEADER,
   type RenderedPage,
-} from "@/lib/server/public-pages";
+} from "@/lib/server/front/public-pages";
 import {
   PUBLIC_PAGE_CACHE_CONTROL,
   PUBLIC_PAGE_S_MAXAGE,

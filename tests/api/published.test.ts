@@ -1,16 +1,15 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Person } from "@/lib/schemas/person";
-import { type Tree, type TreeNode, emptyNode } from "@/lib/schemas/tree";
-import { ApiError } from "@/lib/server/errors";
+import type { Tree, TreeNode } from "@/lib/schemas/tree";
+import { emptyNode } from "@/lib/tree/empty-node";
+import { ApiError } from "@/lib/server/http/errors";
 import sharp from "sharp";
 import { countPublicView, flushPublicViews } from "@/lib/server/published/count-public-view";
 import { ogImageKey } from "@/lib/server/published/og-image-file";
 import { getStorage } from "@/lib/server/storage";
-import { type PublishStatus, getPublishStatus } from "@/lib/server/published/get-publish-status";
-import {
-  type PublishedTreeView,
-  getPublishedTree,
-} from "@/lib/server/published/get-published-tree";
+import type { PublishStatus, PublishedTreeView } from "@/lib/schemas/published";
+import { getPublishStatus } from "@/lib/server/published/get-publish-status";
+import { getPublishedTree } from "@/lib/server/published/get-published-tree";
 import { api, detailOf } from "../helpers/api";
 import { type TestUser, createPerson, createTree, createUser } from "../helpers/factories";
 

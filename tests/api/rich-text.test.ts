@@ -4,8 +4,8 @@ import { createRequire } from "node:module";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Person } from "@/lib/schemas/person";
 import type { Tree } from "@/lib/schemas/tree";
-import { RICH_TEXT_TAGS } from "@/lib/server/sanitize";
-import type { PublishedTreeView } from "@/lib/server/published/get-published-tree";
+import { RICH_TEXT_TAGS } from "@/lib/schemas/rich-text";
+import type { PublishedTreeView } from "@/lib/schemas/published";
 import { api } from "../helpers/api";
 import { type TestUser, createPerson, createTree, createUser } from "../helpers/factories";
 

@@ -8,8 +8,8 @@ import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getEnv } from "@/lib/env";
 import { db } from "@/lib/server/db";
-import { createFastReads } from "@/lib/server/fast-reads";
-import { getPgPool } from "@/lib/server/pg-pool";
+import { createFastReads } from "@/lib/server/front/fast-reads";
+import { getPgPool } from "@/lib/server/front/pg-pool";
 import { api, call } from "../helpers/api";
 import { createUser, uploadImage } from "../helpers/factories";
 import {

@@ -8,9 +8,9 @@ import {
   TREE_PATCH_LIMITS,
   type Tree,
   type TreeNode,
-  emptyNode,
   treeData,
 } from "@/lib/schemas/tree";
+import { emptyNode } from "@/lib/tree/empty-node";
 import { db } from "@/lib/server/db";
 import { api, detailOf } from "../helpers/api";
 import {

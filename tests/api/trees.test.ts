@@ -1,8 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import { TREE_LIMITS, type Tree, type TreeNode, emptyNode, treeData } from "@/lib/schemas/tree";
+import { TREE_LIMITS, type Tree, type TreeNode, treeData } from "@/lib/schemas/tree";
+import { emptyNode } from "@/lib/tree/empty-node";
 import { db } from "@/lib/server/db";
-import type { PublishedTreeView } from "@/lib/server/published/get-published-tree";
+import type { PublishedTreeView } from "@/lib/schemas/published";
 import { api, detailOf } from "../helpers/api";
 import {
   type TestUser,

@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Person } from "@/lib/schemas/person";
 import type { Tree } from "@/lib/schemas/tree";
-import { emptyNode } from "@/lib/schemas/tree";
+import { emptyNode } from "@/lib/tree/empty-node";
 import { api, detailOf } from "../helpers/api";
 import { type TestUser, createPerson, createTree, createUser } from "../helpers/factories";
 

@@ -5,6 +5,7 @@
 import { createRequire } from "node:module";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import type { Person, PersonLink } from "@/lib/schemas/person";
+import { RICH_TEXT_TAGS as RICH_TEXT_TAG_NAMES } from "@/lib/schemas/rich-text";
 import type { Tree } from "@/lib/schemas/tree";
 import { loginInBrowser, signUpViaApi } from "./support/session";
 import {
@@ -144,22 +145,8 @@ async function expectNoScriptRan(page: Page) {
   ).toEqual([]);
 }
 
-/** The sanitizer's allow-list (lib/server/sanitize.ts), as DOM tag names. */
-const RICH_TEXT_TAGS = [
-  "P",
-  "BR",
-  "STRONG",
-  "B",
-  "EM",
-  "I",
-  "U",
-  "S",
-  "STRIKE",
-  "DEL",
-  "UL",
-  "OL",
-  "LI",
-];
+/** The sanitizer's allow-list (lib/schemas/rich-text.ts), as DOM tag names. */
+const RICH_TEXT_TAGS = RICH_TEXT_TAG_NAMES.map((tag) => tag.toUpperCase());
 
 /** What document.title makes of a <title>: ASCII whitespace stripped and collapsed. */
 const asDocumentTitle = (title: string) => title.replace(/[\t\n\f\r ]+/g, " ").trim();

@@ -10,7 +10,7 @@ import { SignJWT, decodeJwt } from "jose";
 import pg from "pg";
 import { resetEnvForTests } from "@/lib/env";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
-import { emptyNode } from "@/lib/schemas/tree";
+import { emptyNode } from "@/lib/tree/empty-node";
 import { getJwtSecret } from "@/lib/server/auth/secret";
 import { signToken } from "@/lib/server/auth/token";
 import { publishTree } from "@/lib/server/published/publish-tree";

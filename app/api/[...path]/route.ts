@@ -1,7 +1,7 @@
 // Any /api path no route handles: the API's 404 in its error shape, with the API's headers
 // (lib/server/route.ts sets them; proxy.ts does not run for /api). Next answers HEAD from GET.
-import { ApiError } from "@/lib/server/errors";
-import { withPublic } from "@/lib/server/route";
+import { ApiError } from "@/lib/server/http/errors";
+import { withPublic } from "@/lib/server/http/route";
 
 type Params = { path: string[] };
 

@@ -1,7 +1,7 @@
 // GET /api/health - 200 when the app and its database answer, 503 otherwise
 import { checkHealth } from "@/lib/server/health/check-health";
-import { json } from "@/lib/server/http";
-import { otherMethods, withPublic } from "@/lib/server/route";
+import { json } from "@/lib/server/http/http";
+import { otherMethods, withPublic } from "@/lib/server/http/route";
 
 export const GET = withPublic(async () => {
   const health = await checkHealth();

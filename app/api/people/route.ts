@@ -1,10 +1,10 @@
 // GET /api/people?tree= - the people of a tree; POST /api/people - add a person to a tree
 import { NextResponse } from "next/server";
 import { createPersonBody, peopleQuery } from "@/lib/schemas/person";
-import { json, parseBody, parseQuery } from "@/lib/server/http";
+import { json, parseBody, parseQuery } from "@/lib/server/http/http";
 import { createPerson } from "@/lib/server/people/create-person";
 import { listPeopleJson } from "@/lib/server/people/list-people";
-import { otherMethods, withAuth } from "@/lib/server/route";
+import { otherMethods, withAuth } from "@/lib/server/http/route";
 
 export const GET = withAuth(async ({ req, user }) => {
   const { tree } = parseQuery(req, peopleQuery);

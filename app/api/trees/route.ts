@@ -1,7 +1,7 @@
 // GET /api/trees - the caller's trees as {_id, title}; POST /api/trees - create a tree
 import { createTreeBody } from "@/lib/schemas/tree";
-import { json, parseBody } from "@/lib/server/http";
-import { otherMethods, withAuth } from "@/lib/server/route";
+import { json, parseBody } from "@/lib/server/http/http";
+import { otherMethods, withAuth } from "@/lib/server/http/route";
 import { createTree } from "@/lib/server/trees/create-tree";
 import { listTrees } from "@/lib/server/trees/list-trees";
 import { treeEtag } from "@/lib/server/trees/serialize";

@@ -1,7 +1,7 @@
 // GET /api/version - the running version and deploy color
 import { getEnv } from "@/lib/env";
-import { json } from "@/lib/server/http";
-import { otherMethods, withPublic } from "@/lib/server/route";
+import { json } from "@/lib/server/http/http";
+import { otherMethods, withPublic } from "@/lib/server/http/route";
 import pkg from "@/package.json" with { type: "json" };
 
 export const GET = withPublic(async () =>

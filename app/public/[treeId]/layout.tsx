@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { IntentLink } from "@/components/ui/intent-link";
-import { resizedImageUrl } from "@/components/image-manager/image-url";
+import { resizedImageUrl } from "@/lib/image-url";
 import { htmlToPlainText, truncateText } from "@/components/public-tree/plain-text";
 import { getEnv } from "@/lib/env";
 import { loadPublicTree } from "@/lib/server/published/load-public-tree";

@@ -1,6 +1,6 @@
 import { headers } from "next/headers";
 import { IntentLink } from "@/components/ui/intent-link";
-import { countView } from "@/components/public-tree/count-view";
+import { countView } from "@/lib/server/published/count-view";
 import { FirstGenerations } from "@/components/public-tree/first-generations";
 import { htmlToPlainText, truncateText } from "@/components/public-tree/plain-text";
 import { PublicTreeLoader } from "@/components/tree-view/public-tree-loader";

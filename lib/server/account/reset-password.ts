@@ -1,7 +1,7 @@
 import "server-only";
 import { hashPassword } from "@/lib/server/auth/password";
 import { db } from "@/lib/server/db";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/server/http/errors";
 import { hashResetToken } from "./reset-token";
 
 /**

@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { hashPassword, verifyPassword } from "@/lib/server/auth/password";
 import { createSession } from "@/lib/server/auth/session";
 import { db } from "@/lib/server/db";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/server/http/errors";
 import {
   SIGNIN_KNOWN_ADDRESS,
   SIGNIN_PER_IP,

@@ -3,7 +3,7 @@ import type { SignupBody } from "@/lib/schemas/account";
 import { hashPassword } from "@/lib/server/auth/password";
 import { createSession } from "@/lib/server/auth/session";
 import { Prisma, db } from "@/lib/server/db";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/server/http/errors";
 
 const usernameTaken = () => new ApiError(409, "That username is taken");
 

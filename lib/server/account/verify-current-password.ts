@@ -1,7 +1,7 @@
 import "server-only";
 import { verifyPassword } from "@/lib/server/auth/password";
 import { db } from "@/lib/server/db";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/server/http/errors";
 import {
   PASSWORD_CHECK_PER_USERNAME,
   enforceRateLimit,

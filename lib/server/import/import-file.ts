@@ -3,7 +3,7 @@ import { parseImportFile } from "@/lib/import/parse-import";
 import type { ImportQuery } from "@/lib/import/schemas";
 import { ImportError } from "@/lib/import/types";
 import type { ZipInput, ZipLimits } from "@/lib/import/zip";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/server/http/errors";
 import type { RateLimitRule } from "@/lib/server/rate-limit";
 import { importTree, type ImportResult } from "./import-tree";
 

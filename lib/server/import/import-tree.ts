@@ -4,7 +4,7 @@ import type { ImportSummary } from "@/lib/import/schemas";
 import { ImportError, type ImportedTree } from "@/lib/import/types";
 import { treeData, type PersonRef, type Tree, type TreeNode } from "@/lib/schemas/tree";
 import { db } from "@/lib/server/db";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/server/http/errors";
 import { describeZodError } from "@/lib/validation-message";
 import { clipDescription, clipPerson, clipTitle } from "./clip";
 import { insertPeople } from "./insert-people";

@@ -4,7 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { getEnv } from "@/lib/env";
 import { looksLikeZip, type ZipInput, type ZipSource } from "@/lib/import/zip";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/server/http/errors";
 
 /** The largest file an import accepts: a Plum Tree backup with thousands of photos. */
 export const MAX_IMPORT_BYTES = 200 * 1024 * 1024;

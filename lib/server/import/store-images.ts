@@ -1,7 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { MAX_UPLOAD_BYTES } from "@/lib/schemas/upload";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/server/http/errors";
 import { getStorage } from "@/lib/server/storage";
 import { EXTENSIONS } from "@/lib/server/uploads/create-upload-url";
 import { deleteUploadFiles } from "@/lib/server/uploads/delete-upload-files";

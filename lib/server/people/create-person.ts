@@ -1,7 +1,7 @@
 import "server-only";
 import type { CreatePersonBody } from "@/lib/schemas/person";
 import { db } from "@/lib/server/db";
-import { notFound } from "@/lib/server/errors";
+import { notFound } from "@/lib/server/http/errors";
 import { sanitizeRichText } from "@/lib/server/sanitize";
 import { TREE_NOT_FOUND } from "@/lib/server/trees/get-tree";
 import { asJson } from "@/lib/server/trees/serialize";

@@ -1,7 +1,7 @@
 import "server-only";
 import type { PersonRef, TreeNode } from "@/lib/schemas/tree";
 import { db } from "@/lib/server/db";
-import { notFound } from "@/lib/server/errors";
+import { notFound } from "@/lib/server/http/errors";
 import { TREE_TX_OPTIONS, lockTreeOrThrow } from "@/lib/server/trees/lock-tree";
 import { writeTreeData } from "@/lib/server/trees/write-tree-data";
 import { PERSON_NOT_FOUND, ownedPerson } from "./serialize";

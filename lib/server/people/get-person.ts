@@ -1,6 +1,6 @@
 import "server-only";
 import { db } from "@/lib/server/db";
-import { notFound } from "@/lib/server/errors";
+import { notFound } from "@/lib/server/http/errors";
 import {
   PERSON_NOT_FOUND,
   type TaggedPerson,

@@ -1,6 +1,6 @@
 import "server-only";
 import { db } from "@/lib/server/db";
-import { notFound } from "@/lib/server/errors";
+import { notFound } from "@/lib/server/http/errors";
 import { PEOPLE_JSON_SQL, PEOPLE_WORK_MEM } from "@/lib/server/sql/reads";
 import { TREE_NOT_FOUND } from "@/lib/server/trees/get-tree";
 

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { ApiError, notFound } from "@/lib/server/errors";
+import { ApiError, notFound } from "@/lib/server/http/errors";
 import { PERSON_CONFLICT, PERSON_NOT_FOUND, ownedPerson, personEtag } from "./serialize";
 
 /**

@@ -1,7 +1,7 @@
 import "server-only";
 import type { PersonLink } from "@/lib/schemas/person";
 import { db } from "@/lib/server/db";
-import { ApiError, notFound } from "@/lib/server/errors";
+import { ApiError, notFound } from "@/lib/server/http/errors";
 import { asJson } from "@/lib/server/trees/serialize";
 import { refuseUnwrittenPerson } from "./refuse-unwritten";
 import {

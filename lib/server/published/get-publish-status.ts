@@ -1,16 +1,10 @@
 import "server-only";
 import { objectId } from "@/lib/schemas/common";
+import type { PublishStatus } from "@/lib/schemas/published";
 import { db } from "@/lib/server/db";
-import { notFound } from "@/lib/server/errors";
+import { notFound } from "@/lib/server/http/errors";
 
 export const NOT_PUBLISHED = "This tree is not published";
-
-export interface PublishStatus {
-  /** ISO 8601. */
-  lastPublishDate: string;
-  /** Views of the public page; a bare counter, nothing is kept about the viewers. */
-  viewCount: number;
-}
 
 export const serializePublishStatus = (row: {
   publishedAt: Date;

@@ -1,21 +1,13 @@
 import "server-only";
 import { objectId } from "@/lib/schemas/common";
 import type { Person } from "@/lib/schemas/person";
+import type { PublishedTreeView } from "@/lib/schemas/published";
 import type { Tree } from "@/lib/schemas/tree";
 import { db } from "@/lib/server/db";
-import { notFound } from "@/lib/server/errors";
+import { notFound } from "@/lib/server/http/errors";
 import { PUBLISHED_JSON_SQL, PUBLISHED_SNAPSHOT_SQL } from "@/lib/server/sql/reads";
-import { NOT_PUBLISHED, type PublishStatus, serializePublishStatus } from "./get-publish-status";
+import { NOT_PUBLISHED, serializePublishStatus } from "./get-publish-status";
 import { snapshotVersionMs } from "./snapshot-url";
-
-/**
- * GET /api/published/{id}: the published tree itself, as the original client reads it
- * (`answer.data`, `answer.title`), with its people, publish date and view count.
- */
-export type PublishedTreeView = Omit<Tree, "version"> & { people: Person[] } & PublishStatus;
-
-/** The immutable snapshot the public page loads: the same shape without the moving view count. */
-export type PublishedSnapshot = Omit<PublishedTreeView, "viewCount">;
 
 /** The public copy of a tree, for anyone; 404 "This tree is not published" when there is none. */
 export async function getPublishedTree(treeId: string): Promise<PublishedTreeView> {

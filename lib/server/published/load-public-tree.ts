@@ -1,7 +1,7 @@
 import "server-only";
 import { notFound } from "next/navigation";
 import { cache } from "react";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/server/http/errors";
 import { getPublishedTree } from "./get-published-tree";
 
 /** The published snapshot for the public pages, read once per request; not published → 404 page. */

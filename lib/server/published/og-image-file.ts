@@ -1,5 +1,5 @@
 import "server-only";
-import { OG_CACHE, type OgCard, renderTreeOgImage } from "@/components/tree-export/og-image";
+import { OG_CACHE, type OgCard, renderTreeOgImage } from "@/lib/server/published/og-image";
 import { logger } from "@/lib/server/logger";
 import { getStorage } from "@/lib/server/storage";
 

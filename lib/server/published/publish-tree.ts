@@ -1,8 +1,10 @@
 import "server-only";
-import { db } from "@/lib/server/db";
-import { notFound } from "@/lib/server/errors";
+import { db, Prisma } from "@/lib/server/db";
+import { INSERT_PUBLISHED_TREE, PUBLISHED_COPY_COLUMNS } from "@/lib/server/sql/publish";
+import { notFound } from "@/lib/server/http/errors";
 import { TREE_NOT_FOUND } from "@/lib/server/trees/get-tree";
-import { type PublishStatus, serializePublishStatus } from "./get-publish-status";
+import { serializePublishStatus } from "./get-publish-status";
+import type { PublishStatus } from "@/lib/schemas/published";
 import { storeOgImage } from "./og-image-file";
 import { publicationChanged } from "./snapshot-url";
 
@@ -13,35 +15,14 @@ import { publicationChanged } from "./snapshot-url";
  *
  * One SQL statement copies the rows inside PostgreSQL: it sees one consistent snapshot of the tree
  * and its people, and the (possibly megabytes of) JSON never travels through Node (a 10,000-node
- * tree took seconds through Prisma). The people are built in the API's person shape, which must
- * match serializePerson in lib/server/people/serialize.ts; tests/api/published.test.ts compares
- * the two.
+ * tree took seconds through Prisma). The copy's shape is lib/server/sql/publish.ts.
  */
 export async function publishTree(ownerId: string, treeId: string): Promise<PublishStatus> {
   const rows = await db.$queryRaw<
     { publishedAt: Date; viewCount: number; title: string; cover: string | null; sims: number }[]
   >`
-    INSERT INTO "PublishedTree" ("treeId", "ownerId", "tree", "people", "publishedAt", "updatedAt")
-    SELECT t."id", t."ownerId",
-      jsonb_build_object(
-        'title', t."title", 'description', t."description", 'cover', t."cover", 'data', t."data"
-      ),
-      COALESCE((
-        SELECT jsonb_agg(jsonb_build_object(
-          '_id', p."id",
-          'tree', p."treeId",
-          'avatar', p."avatar",
-          'firstName', p."firstName",
-          'lastName', p."lastName",
-          'bio', p."bio",
-          'traits', COALESCE(to_jsonb(p."traits"), '[]'::jsonb),
-          'aspirations', COALESCE(to_jsonb(p."aspirations"), '[]'::jsonb),
-          'lifeStates', COALESCE(to_jsonb(p."lifeStates"), '[]'::jsonb),
-          'custom', p."custom",
-          'links', p."links"
-        ) ORDER BY p."createdAt", p."id")
-        FROM "Person" p WHERE p."treeId" = t."id"
-      ), '[]'::jsonb),
+    ${Prisma.raw(INSERT_PUBLISHED_TREE)}
+    SELECT ${Prisma.raw(PUBLISHED_COPY_COLUMNS)},
       -- never the same millisecond as the publication it replaces: the snapshot's address
       -- (ADR 014) is made from it
       GREATEST(

@@ -1,5 +1,6 @@
 // Shared by the Next bundle and the production server in front of it (lib/server/public-pages.ts),
 // so it imports nothing server-only.
+import { processSingleton, sharedProcessSingleton } from "@/lib/server/front/process-singletons";
 
 /** A publication's version in URLs: its publish time in epoch milliseconds, base 36. */
 export function snapshotVersion(lastPublishDate: string | Date | number): string {
@@ -33,25 +34,20 @@ export const SNAPSHOT_CACHE_CONTROL = "public, max-age=31536000, immutable";
 /** The header that marks the production server's own render of a page, so that it reaches Next. */
 export const RENDER_HEADER = "x-heirloom-render";
 
-type GlobalWithListeners = typeof globalThis & {
-  __heirloomPublicationListeners?: Set<(treeId: string) => void>;
-};
-
 /**
  * Calls `listener` whenever this process publishes or unpublishes a tree, so that the production
  * server's kept pages (lib/server/public-pages.ts) see it at once; other instances see it within
  * their next check. Answers a function that removes the listener.
  */
 export function onPublicationChange(listener: (treeId: string) => void): () => void {
-  const g = globalThis as GlobalWithListeners;
-  g.__heirloomPublicationListeners ??= new Set();
-  g.__heirloomPublicationListeners.add(listener);
-  return () => g.__heirloomPublicationListeners?.delete(listener);
+  const listeners = sharedProcessSingleton("__heirloomPublicationListeners", () => new Set());
+  listeners.add(listener);
+  return () => listeners.delete(listener);
 }
 
 /** Tells this process's listeners that a tree was published, republished or unpublished. */
 export function publicationChanged(treeId: string): void {
-  for (const listener of (globalThis as GlobalWithListeners).__heirloomPublicationListeners ?? []) {
+  for (const listener of processSingleton("__heirloomPublicationListeners") ?? []) {
     listener(treeId);
   }
 }

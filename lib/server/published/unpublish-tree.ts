@@ -1,6 +1,6 @@
 import "server-only";
 import { db } from "@/lib/server/db";
-import { notFound } from "@/lib/server/errors";
+import { notFound } from "@/lib/server/http/errors";
 import { NOT_PUBLISHED } from "./get-publish-status";
 import { deleteOgImage } from "./og-image-file";
 import { publicationChanged } from "./snapshot-url";

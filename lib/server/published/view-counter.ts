@@ -1,6 +1,7 @@
 // Views of public trees, counted in memory and written in batches (ADR 014). Loaded by the
 // production server outside Next's bundle as well as inside it, so it imports nothing
-// server-only; the process keeps one counter on globalThis, which both halves share.
+// server-only; the process keeps one counter (front/process-singletons.ts), which both halves share.
+import { processSingleton, sharedProcessSingleton } from "@/lib/server/front/process-singletons";
 
 /** How often counts are written: a crash loses at most this long of views. */
 export const VIEW_FLUSH_MS = 2_000;
@@ -69,19 +70,15 @@ export class ViewCounter {
   }
 }
 
-type GlobalWithViews = typeof globalThis & { __heirloomViews?: ViewCounter };
-
 /**
  * The process's counter: made with `create` by whichever half asks first (the production server
  * does, with its pg pool, before any request), then shared.
  */
 export function processViewCounter(create: () => ViewCounter): ViewCounter {
-  const g = globalThis as GlobalWithViews;
-  g.__heirloomViews ??= create();
-  return g.__heirloomViews;
+  return sharedProcessSingleton("__heirloomViews", create);
 }
 
 /** The counter if one was made, for a clean stop. */
 export function existingViewCounter(): ViewCounter | undefined {
-  return (globalThis as GlobalWithViews).__heirloomViews;
+  return processSingleton("__heirloomViews");
 }

@@ -2,7 +2,7 @@ import "server-only";
 // The default export: under plain Node the CommonJS build has no named exports.
 import jsonPatch, { type Operation } from "fast-json-patch";
 import type { JsonPatchOperation } from "@/lib/schemas/tree";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/server/http/errors";
 
 const REASONS: Record<string, string> = {
   TEST_OPERATION_FAILED: "its test failed: the tree does not hold that value there",

@@ -1,5 +1,6 @@
 import "server-only";
-import { type CreateTreeBody, type Tree, emptyNode } from "@/lib/schemas/tree";
+import type { CreateTreeBody, Tree } from "@/lib/schemas/tree";
+import { emptyNode } from "@/lib/tree/empty-node";
 import { db } from "@/lib/server/db";
 import { sanitizeRichText } from "@/lib/server/sanitize";
 import { claimUploads } from "@/lib/server/uploads/claim-uploads";

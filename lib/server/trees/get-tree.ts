@@ -2,7 +2,7 @@ import "server-only";
 import { objectId } from "@/lib/schemas/common";
 import type { Tree } from "@/lib/schemas/tree";
 import { db } from "@/lib/server/db";
-import { notFound } from "@/lib/server/errors";
+import { notFound } from "@/lib/server/http/errors";
 import { TREE_JSON_SQL } from "@/lib/server/sql/reads";
 import { treeEtag } from "./etag";
 import { withPersonNames } from "./ref-names";

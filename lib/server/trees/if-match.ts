@@ -1,5 +1,5 @@
 import "server-only";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/server/http/errors";
 
 const TREE_TAG = /^(?:W\/)?"?(\d{1,9})(?:-(\d{1,9}))?"?$/;
 

@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { type TreeNode, treeData, updateTreeDetailsBody } from "@/lib/schemas/tree";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/server/http/errors";
 import type { TreeDetails } from "./update-tree-details";
 
 export type TreePatch =

@@ -2,7 +2,7 @@ import "server-only";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { type JsonPatchOperation, type TreeNode, treeData } from "@/lib/schemas/tree";
 import { db } from "@/lib/server/db";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/server/http/errors";
 import { applyTreePatch } from "./apply-tree-patch";
 import { TREE_TX_OPTIONS, lockTreeOrThrow } from "./lock-tree";
 import { treeEtag } from "./serialize";

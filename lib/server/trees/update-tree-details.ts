@@ -2,7 +2,7 @@ import "server-only";
 import type { z } from "zod";
 import type { updateTreeDetailsBody } from "@/lib/schemas/tree";
 import { db } from "@/lib/server/db";
-import { ApiError, notFound } from "@/lib/server/errors";
+import { ApiError, notFound } from "@/lib/server/http/errors";
 import { sanitizeRichText } from "@/lib/server/sanitize";
 import { claimUploads } from "@/lib/server/uploads/claim-uploads";
 import { treeEtag } from "./etag";

@@ -1,7 +1,7 @@
 import "server-only";
 import { MAX_UPLOAD_BYTES } from "@/lib/schemas/upload";
 import { db } from "@/lib/server/db";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/server/http/errors";
 import { getStorage } from "@/lib/server/storage";
 import type { ImageType } from "./image-check";
 import { incomingKey } from "./image-files";

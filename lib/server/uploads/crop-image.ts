@@ -4,7 +4,7 @@ import path from "node:path";
 import type { z } from "zod";
 import type { cropBody } from "@/lib/schemas/upload";
 import { db } from "@/lib/server/db";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/server/http/errors";
 import { getStorage } from "@/lib/server/storage";
 import { prepareAvatarThumbnail } from "./get-resized-image";
 import { masterKey } from "./image-files";

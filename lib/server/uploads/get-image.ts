@@ -1,6 +1,6 @@
 import "server-only";
 import { imageName } from "@/lib/schemas/common";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/server/http/errors";
 import { getStorage } from "@/lib/server/storage";
 import { getResizedImage } from "./get-resized-image";
 import { IMAGE_HEADERS, type LeanFormat } from "./image-files";

@@ -1,7 +1,7 @@
 import "server-only";
 import { imageName } from "@/lib/schemas/common";
 import { IMAGE_SIZES } from "@/lib/schemas/upload";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/server/http/errors";
 import { logger } from "@/lib/server/logger";
 import { getStorage } from "@/lib/server/storage";
 import { contentTypeForKey } from "@/lib/server/storage/content-type";

@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { imageName, objectId } from "@/lib/schemas/common";
 import { db } from "@/lib/server/db";
-import { ApiError, notFound } from "@/lib/server/errors";
+import { ApiError, notFound } from "@/lib/server/http/errors";
 import { logger } from "@/lib/server/logger";
 import { getStorage } from "@/lib/server/storage";
 import { readStream } from "@/lib/server/storage/storage";

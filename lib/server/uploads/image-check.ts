@@ -1,7 +1,7 @@
 import "server-only";
 import sharp, { type Metadata } from "sharp";
 import { MAX_UPLOAD_PIXELS, type UPLOAD_TYPES } from "@/lib/schemas/upload";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/server/http/errors";
 import { encodeMaster } from "./lean-image";
 
 export type ImageType = (typeof UPLOAD_TYPES)[number];

@@ -1,7 +1,7 @@
 import "server-only";
 import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
 import { getJwtSecret } from "@/lib/server/auth/secret";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/server/http/errors";
 
 /** How long an issued upload URL accepts its PUT. */
 export const UPLOAD_URL_LIFETIME_MS = 15 * 60 * 1000;

@@ -1,6 +1,7 @@
 // Bulk inserts for the scale seed: one multi-row INSERT … SELECT FROM unnest(…) per table and
 // batch, every array passed as one parameter (COPY would need pg-copy-streams).
 import type pg from "pg";
+import { INSERT_PUBLISHED_TREE, PUBLISHED_COPY_COLUMNS } from "@/lib/server/sql/publish";
 import type { SeedAvatar } from "./avatars";
 import type { SeedPerson } from "./tree";
 
@@ -35,29 +36,8 @@ const INSERT_UPLOADS = `
     $7::timestamp[]) AS u(id, owner, type, size, width, height, created)`;
 
 /** The same copy as lib/server/published/publish-tree.ts makes, for many trees at once. */
-const PUBLISH_TREES = `
-  INSERT INTO "PublishedTree" ("treeId", "ownerId", "tree", "people", "publishedAt", "updatedAt")
-  SELECT t."id", t."ownerId",
-    jsonb_build_object(
-      'title', t."title", 'description', t."description", 'cover', t."cover", 'data', t."data"
-    ),
-    COALESCE((
-      SELECT jsonb_agg(jsonb_build_object(
-        '_id', p."id",
-        'tree', p."treeId",
-        'avatar', p."avatar",
-        'firstName', p."firstName",
-        'lastName', p."lastName",
-        'bio', p."bio",
-        'traits', COALESCE(to_jsonb(p."traits"), '[]'::jsonb),
-        'aspirations', COALESCE(to_jsonb(p."aspirations"), '[]'::jsonb),
-        'lifeStates', COALESCE(to_jsonb(p."lifeStates"), '[]'::jsonb),
-        'custom', p."custom",
-        'links', p."links"
-      ) ORDER BY p."createdAt", p."id")
-      FROM "Person" p WHERE p."treeId" = t."id"
-    ), '[]'::jsonb),
-    t."updatedAt", t."updatedAt"
+const PUBLISH_TREES = `${INSERT_PUBLISHED_TREE}
+  SELECT ${PUBLISHED_COPY_COLUMNS}, t."updatedAt", t."updatedAt"
   FROM "Tree" t
   WHERE t."id" = ANY($1::text[])`;
 

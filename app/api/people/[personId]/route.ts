@@ -1,12 +1,12 @@
 // GET, PUT (full body, or {links} alone) and DELETE /api/people/[personId]
 import { z } from "zod";
-import { json, parseBody } from "@/lib/server/http";
+import { json, parseBody } from "@/lib/server/http/http";
 import { deletePerson } from "@/lib/server/people/delete-person";
 import { getPersonOrThrow } from "@/lib/server/people/get-person";
 import { parsePersonUpdate } from "@/lib/server/people/parse-person-update";
 import { updatePerson } from "@/lib/server/people/update-person";
 import { updatePersonLinks } from "@/lib/server/people/update-person-links";
-import { otherMethods, withAuth } from "@/lib/server/route";
+import { otherMethods, withAuth } from "@/lib/server/http/route";
 import { expectedPersonVersionFrom } from "@/lib/server/trees/if-match";
 
 type Params = { personId: string };

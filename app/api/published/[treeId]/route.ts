@@ -1,10 +1,10 @@
 // GET (anyone), PUT (publish) and DELETE (unpublish) /api/published/[treeId]
 import { NextResponse } from "next/server";
-import { json } from "@/lib/server/http";
+import { json } from "@/lib/server/http/http";
 import { getPublishedTreeJson } from "@/lib/server/published/get-published-tree";
 import { publishTree } from "@/lib/server/published/publish-tree";
 import { unpublishTree } from "@/lib/server/published/unpublish-tree";
-import { otherMethods, withAuth, withPublic } from "@/lib/server/route";
+import { otherMethods, withAuth, withPublic } from "@/lib/server/http/route";
 
 type Params = { treeId: string };
 

@@ -2,8 +2,8 @@
 import { NextResponse } from "next/server";
 import { z } from "zod";
 import { JSON_PATCH_TYPE, treeJsonPatch } from "@/lib/schemas/tree";
-import { json, parseBody } from "@/lib/server/http";
-import { otherMethods, withAuth } from "@/lib/server/route";
+import { json, parseBody } from "@/lib/server/http/http";
+import { otherMethods, withAuth } from "@/lib/server/http/route";
 import { deleteTree } from "@/lib/server/trees/delete-tree";
 import { getTreeJson } from "@/lib/server/trees/get-tree";
 import { expectedDetailsVersionFrom, expectedVersionFrom } from "@/lib/server/trees/if-match";

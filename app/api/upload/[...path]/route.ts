@@ -1,8 +1,8 @@
 // GET /api/upload/{W}x{H}/{image} and /api/upload/orig/{image} - serve images (public);
 // PUT /api/upload/file/{image}?expires=&signature= - the signed upload URL's one PUT
-import { ApiError } from "@/lib/server/errors";
-import { json } from "@/lib/server/http";
-import { otherMethods, withPublic } from "@/lib/server/route";
+import { ApiError } from "@/lib/server/http/errors";
+import { json } from "@/lib/server/http/http";
+import { otherMethods, withPublic } from "@/lib/server/http/route";
 import { getImage, imageResponse } from "@/lib/server/uploads/get-image";
 import { getResizedImage } from "@/lib/server/uploads/get-resized-image";
 import { negotiateFormat } from "@/lib/server/uploads/image-files";

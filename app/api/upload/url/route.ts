@@ -1,7 +1,7 @@
 // GET /api/upload/url?type=&dir= - reserve a file name and a signed URL to PUT the file to
 import { uploadUrlQuery } from "@/lib/schemas/upload";
-import { json, parseQuery, requestOrigin } from "@/lib/server/http";
-import { otherMethods, withAuth } from "@/lib/server/route";
+import { json, parseQuery, requestOrigin } from "@/lib/server/http/http";
+import { otherMethods, withAuth } from "@/lib/server/http/route";
 import { createUploadUrl } from "@/lib/server/uploads/create-upload-url";
 
 export const GET = withAuth(async ({ req, user }) => {

@@ -1,8 +1,8 @@
 // PUT /api/user/email - change the signed-in user's email address
 import { updateEmailBody } from "@/lib/schemas/account";
 import { updateEmail } from "@/lib/server/account/update-email";
-import { json, parseBody } from "@/lib/server/http";
-import { otherMethods, withAuth } from "@/lib/server/route";
+import { json, parseBody } from "@/lib/server/http/http";
+import { otherMethods, withAuth } from "@/lib/server/http/route";
 
 export const PUT = withAuth(async ({ req, user }) =>
   json(await updateEmail(user.id, await parseBody(req, updateEmailBody))),

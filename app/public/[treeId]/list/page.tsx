@@ -1,7 +1,7 @@
 import Image from "next/image";
-import { countView } from "@/components/public-tree/count-view";
+import { countView } from "@/lib/server/published/count-view";
 import { PublicTreeList } from "@/components/public-tree/public-tree-list";
-import { resizedImageUrl } from "@/components/image-manager/image-url";
+import { resizedImageUrl } from "@/lib/image-url";
 import { RichTextContent } from "@/components/rich-text/rich-text-content";
 import { loadPublicTree } from "@/lib/server/published/load-public-tree";
 

@@ -1,8 +1,8 @@
 // GET /api/published/[treeId]/og - the published tree's Open Graph image (1200×630 PNG)
 import { getPublishedTree } from "@/lib/server/published/get-published-tree";
 import { storedOgImageResponse, storeOgImage } from "@/lib/server/published/og-image-file";
-import { otherMethods, withPublic } from "@/lib/server/route";
-import { OG_CACHE } from "@/components/tree-export/og-image";
+import { otherMethods, withPublic } from "@/lib/server/http/route";
+import { OG_CACHE } from "@/lib/server/published/og-image";
 
 type Params = { treeId: string };
 

@@ -1,7 +1,7 @@
 // GET /api/trees/[treeId]/avatars?size=100x100|200x200 - every distinct avatar of the owner's
 // tree in one answer, as data: URIs (the image export embeds them without a request per avatar)
-import { parseQuery } from "@/lib/server/http";
-import { otherMethods, withAuth } from "@/lib/server/route";
+import { parseQuery } from "@/lib/server/http/http";
+import { otherMethods, withAuth } from "@/lib/server/http/route";
 import { getTreeAvatars, treeAvatarsQuery } from "@/lib/server/uploads/get-tree-avatars";
 
 type Params = { treeId: string };

@@ -2,8 +2,8 @@
 import { exportQuery } from "@/lib/import/schemas";
 import { exportTreeGedcom } from "@/lib/server/export/export-tree-gedcom";
 import { exportTreeZip } from "@/lib/server/export/export-tree-zip";
-import { parseQuery } from "@/lib/server/http";
-import { otherMethods, withAuth } from "@/lib/server/route";
+import { parseQuery } from "@/lib/server/http/http";
+import { otherMethods, withAuth } from "@/lib/server/http/route";
 
 type Params = { treeId: string };
 

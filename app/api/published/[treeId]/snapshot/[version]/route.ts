@@ -2,7 +2,7 @@
 import { NextResponse } from "next/server";
 import { getPublishedSnapshotJson } from "@/lib/server/published/get-published-tree";
 import { SNAPSHOT_CACHE_CONTROL } from "@/lib/server/published/snapshot-url";
-import { otherMethods, withPublic } from "@/lib/server/route";
+import { otherMethods, withPublic } from "@/lib/server/http/route";
 
 type Params = { treeId: string; version: string };
 

@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
-import { apiSecurityHeaders } from "../../lib/security-headers";
+import { apiSecurityHeaders } from "../../security-headers";
 
 /** The methods the API's routes are written for (lib/server/route.ts answers the ones a route lacks). */
 const ROUTE_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);

@@ -1,4 +1,4 @@
-import { avatarUrl, DEFAULT_AVATAR } from "@/components/image-manager/image-url";
+import { avatarUrl, DEFAULT_AVATAR } from "@/lib/image-url";
 import { fetchTreeAvatars } from "@/lib/client/api";
 import type { AvatarImage } from "./draw-tree";
 import { DEFAULT_AVATAR_KEY } from "./tree-scene";

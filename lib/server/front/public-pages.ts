@@ -25,9 +25,9 @@ import {
   RENDER_HEADER,
   SNAPSHOT_CACHE_CONTROL,
   snapshotVersionMs,
-} from "./published/snapshot-url";
-import type { ViewCounter } from "./published/view-counter";
-import { PUBLISHED_SNAPSHOT_SQL, PUBLISHED_VERSION_SQL } from "./sql/reads";
+} from "../published/snapshot-url";
+import type { ViewCounter } from "../published/view-counter";
+import { PUBLISHED_SNAPSHOT_SQL, PUBLISHED_VERSION_SQL } from "../sql/reads";
 
 /** How stale this process's idea of "published, and which publication" may be. */
 export const CHECK_MS = 1_000;

@@ -4,7 +4,7 @@ import { NextResponse } from "next/server";
 import type { z } from "zod";
 import { getEnv } from "@/lib/env";
 import { ApiError } from "./errors";
-import { isStorable } from "./storable";
+import { isStorable } from "../storable";
 
 /** Large enough for a 50,000-node tree; anything bigger is refused before parsing. */
 export const MAX_JSON_BODY_BYTES = 16 * 1024 * 1024;
@@ -42,7 +42,7 @@ async function readLimited(req: Request, limit: number): Promise<string> {
   return (await readBodyBytes(req, limit, "The request body is too large")).toString("utf8");
 }
 
-export { isStorable } from "./storable";
+export { isStorable } from "../storable";
 
 /**
  * PostgreSQL cannot store NUL characters or unpaired UTF-16 surrogates in text or JSONB. In JSON

@@ -1,14 +1,14 @@
 "use client";
-import { paintTree } from "@/components/tree-export/draw-tree";
+import { paintTree } from "@/lib/tree-image/draw-tree";
 import {
   decodeAvatars,
   loadAvatars,
   loadExportFont,
   loadExportFontFace,
-} from "@/components/tree-export/embed";
-import { exportScale, type ExportScale } from "@/components/tree-export/scale";
-import { sceneAvatarKeys, treeScene, type TreeScene } from "@/components/tree-export/tree-scene";
-import { buildTreeSvg, wholeTreeRect } from "@/components/tree-export/tree-svg";
+} from "@/lib/tree-image/embed";
+import { exportScale, type ExportScale } from "@/lib/tree-image/scale";
+import { sceneAvatarKeys, treeScene, type TreeScene } from "@/lib/tree-image/tree-scene";
+import { buildTreeSvg, wholeTreeRect } from "@/lib/tree-image/tree-svg";
 import type { Person } from "@/lib/schemas/person";
 import type { Bounds, TreeLayout } from "@/lib/tree/layout";
 

@@ -1,4 +1,4 @@
-import { PARTNER_TYPE_LABELS } from "@/components/tree-canvas/labels";
+import { PARTNER_TYPE_LABELS } from "@/lib/tree/labels";
 import type { Person } from "@/lib/schemas/person";
 import type { PartnerType } from "@/lib/schemas/tree";
 import { LAYOUT, type Bounds, type TreeLayout } from "@/lib/tree/layout";

@@ -3,8 +3,7 @@
 // logger on globalThis gives both one destination, so their lines never interleave mid-line.
 import pino, { type Logger } from "pino";
 import { getEnv } from "@/lib/env";
-
-type GlobalWithLogger = typeof globalThis & { __heirloomLogger?: Logger };
+import { sharedProcessSingleton } from "./process-singletons";
 
 function createLogger(): Logger {
   /**
@@ -30,7 +29,5 @@ function createLogger(): Logger {
 
 /** Structured JSON logs on stdout. */
 export function processLogger(): Logger {
-  const g = globalThis as GlobalWithLogger;
-  g.__heirloomLogger ??= createLogger();
-  return g.__heirloomLogger;
+  return sharedProcessSingleton("__heirloomLogger", createLogger);
 }

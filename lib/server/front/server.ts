@@ -4,26 +4,25 @@ import { randomUUID } from "node:crypto";
 import { createServer, request, type IncomingMessage, type ServerResponse } from "node:http";
 import path from "node:path";
 import next from "next";
-import { getEnv } from "../lib/env";
-import { createFastReads } from "../lib/server/fast-reads";
-import { createStaticAssets } from "../lib/server/static-assets";
-import { getPgPool } from "../lib/server/pg-pool";
-import { createPublicPages, RENDER_HEADER, type RenderedPage } from "../lib/server/public-pages";
+import { getEnv } from "@/lib/env";
+import { createFastReads } from "./fast-reads";
+import { createStaticAssets } from "./static-assets";
+import { getPgPool } from "./pg-pool";
+import { createPublicPages, RENDER_HEADER, type RenderedPage } from "./public-pages";
 import {
   existingViewCounter,
   processViewCounter,
   VIEW_COUNT_FLUSH_SQL,
   ViewCounter,
-} from "../lib/server/published/view-counter";
-import { processLogger } from "../lib/server/process-logger";
-import { answerClientError, answerConnect, answerUnsupportedMethod } from "./lib/methods";
+} from "../published/view-counter";
+import { processLogger } from "./process-logger";
+import { processSingleton } from "./process-singletons";
+import { answerClientError, answerConnect, answerUnsupportedMethod } from "./methods";
 
 /** How long an idle keep-alive connection is kept open. */
 export const KEEP_ALIVE_MS = 65_000;
 /** How long a connection whose request body was left unread stays open after the answer. */
 const UNREAD_BODY_LINGER_MS = 1_000;
-
-type GlobalWithDb = typeof globalThis & { __heirloomDb?: { $disconnect(): Promise<void> } };
 
 export async function startServer(options: { dev?: boolean } = {}) {
   const env = getEnv();
@@ -147,7 +146,7 @@ export async function startServer(options: { dev?: boolean } = {}) {
     console.log(`${signal}: closing`);
     server.close();
     server.closeAllConnections();
-    const db = (globalThis as GlobalWithDb).__heirloomDb;
+    const db = processSingleton("__heirloomDb");
     // The views counted since the last batch are written before the database goes (ADR 014).
     void Promise.resolve(existingViewCounter()?.close())
       .catch(() => undefined)

@@ -2,7 +2,7 @@ import "server-only";
 import { ImageResponse } from "next/og";
 import { logger } from "@/lib/server/logger";
 import { getResizedImage } from "@/lib/server/uploads/get-resized-image";
-import { ogText, simCount } from "./og-text";
+import { ogText, simCount } from "../../tree-image/og-text";
 
 /** What the card shows: the tree's title, its cover (an image name) and how many Sims it holds. */
 export interface OgCard {

@@ -2,22 +2,10 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import type { NextRequest } from "next/server";
 import { apiSecurityHeaders } from "@/lib/security-headers";
-import { verifyToken } from "./auth/token";
-import { db } from "./db";
+import { findSessionUser, type AuthUser } from "../auth/find-session-user";
 import { ApiError, handleApiError } from "./errors";
 import { isStorable } from "./http";
-import { SESSION_USER_SQL } from "./sql/reads";
-import { logger } from "./logger";
-
-export interface AuthUser {
-  /** The username. */
-  id: string;
-  email: string;
-  /** The account's random id (ADR 003). */
-  accountId: string;
-  /** The session the token belongs to. */
-  sessionId: string;
-}
+import { logger } from "../logger";
 
 type Params = Record<string, string | string[] | undefined>;
 type RouteContext<P> = { params: Promise<P> };
@@ -63,20 +51,7 @@ export async function authenticate(req: Request): Promise<AuthUser> {
   const header = req.headers.get("authorization") ?? "";
   const match = /^Bearer\s+(\S+)$/i.exec(header.trim());
   if (!match?.[1]) throw new ApiError(401, "Looks like you're not logged in");
-  const claims = await verifyToken(match[1]);
-  // A signed username PostgreSQL cannot store (a NUL) names no one; querying it would be a 500.
-  // One statement: the session must exist and belong to the very account the token names.
-  const user =
-    claims &&
-    isStorable(claims.username) &&
-    (
-      await db.$queryRawUnsafe<AuthUser[]>(
-        SESSION_USER_SQL,
-        claims.sid,
-        claims.username,
-        claims.aid,
-      )
-    )[0];
+  const user = await findSessionUser(match[1]);
   if (!user) {
     throw new ApiError(403, "You're session expired. Please login again.");
   }

@@ -19,19 +19,19 @@ import type { Logger } from "pino";
 import { imageName, objectId } from "@/lib/schemas/common";
 import { IMAGE_SIZES } from "@/lib/schemas/upload";
 import { apiSecurityHeaders } from "@/lib/security-headers";
-import { JWT_SECRET_SETTING, verifyTokenWith } from "./auth/verify";
+import { JWT_SECRET_SETTING, verifyTokenWith } from "../auth/verify";
 import { BodyCache } from "./body-cache";
 import {
   PEOPLE_JSON_FOR_SESSION_SQL,
   PUBLISHED_JSON_SQL,
   TREE_GENERATIONS_FOR_SESSION_SQL,
   TREE_JSON_FOR_SESSION_SQL,
-} from "./sql/reads";
-import { contentTypeForKey } from "./storage/content-type";
-import { isStorable } from "./storable";
-import { treeEtag } from "./trees/etag";
-import { withPersonNames } from "./trees/ref-names";
-import { IMAGE_HEADERS, negotiateFormat, variantKey } from "./uploads/image-files";
+} from "../sql/reads";
+import { contentTypeForKey } from "../storage/content-type";
+import { isStorable } from "../storable";
+import { treeEtag } from "../trees/etag";
+import { withPersonNames } from "../trees/ref-names";
+import { IMAGE_HEADERS, negotiateFormat, variantKey } from "../uploads/image-files";
 
 export interface FastReadsOptions {
   /** The process's pool (lib/server/pg-pool.ts), opened with PEOPLE_WORK_MEM. */

@@ -3,7 +3,7 @@ import { NextResponse } from "next/server";
 import { z } from "zod";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { describeZodError } from "@/lib/validation-message";
-import { logger } from "./logger";
+import { logger } from "../logger";
 
 /** The one error type services throw; `handleApiError` turns it into `{errors:[{detail}]}`. */
 export class ApiError extends Error {

@@ -1,0 +1,32 @@
+// The published copy of a tree (ADR 014), made inside PostgreSQL from a "Tree" row `t` and its
+// "Person" rows: publishTree (lib/server/published/publish-tree.ts) makes one, the scale seed
+// (scripts/lib/seed/insert.ts) many at once. The people are built in the API's person shape, which
+// must match serializePerson in lib/server/people/serialize.ts; tests/api/published.test.ts
+// compares the two. Loaded by the seed outside Next's bundle: no "server-only" here.
+
+/** The columns a published copy fills, in the order of PUBLISHED_COPY_COLUMNS and then the dates. */
+export const INSERT_PUBLISHED_TREE = `
+  INSERT INTO "PublishedTree" ("treeId", "ownerId", "tree", "people", "publishedAt", "updatedAt")`;
+
+/** treeId, ownerId, the tree's details and data, and its people, oldest first. */
+export const PUBLISHED_COPY_COLUMNS = `
+  t."id", t."ownerId",
+  jsonb_build_object(
+    'title', t."title", 'description', t."description", 'cover', t."cover", 'data', t."data"
+  ),
+  COALESCE((
+    SELECT jsonb_agg(jsonb_build_object(
+      '_id', p."id",
+      'tree', p."treeId",
+      'avatar', p."avatar",
+      'firstName', p."firstName",
+      'lastName', p."lastName",
+      'bio', p."bio",
+      'traits', COALESCE(to_jsonb(p."traits"), '[]'::jsonb),
+      'aspirations', COALESCE(to_jsonb(p."aspirations"), '[]'::jsonb),
+      'lifeStates', COALESCE(to_jsonb(p."lifeStates"), '[]'::jsonb),
+      'custom', p."custom",
+      'links', p."links"
+    ) ORDER BY p."createdAt", p."id")
+    FROM "Person" p WHERE p."treeId" = t."id"
+  ), '[]'::jsonb)`;
