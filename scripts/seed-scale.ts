@@ -1,9 +1,11 @@
 // npm run seed:scale -- --users N --trees N [--database-url URL] [--seed N] [--avatars N]
-//   [--append | --reset]
+//   [--append | --reset | --resume]
 // Seeds PostgreSQL (DATABASE_URL, or --database-url) with realistic data at scale for the API
 // benchmark: users sharing one password, trees with long-tailed sizes, people, published copies
 // and avatar files (under DATA_DIR/uploads). Refuses PGlite, and a database with users in it
-// unless --append or --reset says what to do.
+// unless --append or --reset says what to do. --resume finishes a seed that was stopped (run it
+// with the same options): the rows already there are skipped. A PostgreSQL restart or a cut
+// connection during the seed is waited out (up to 3 minutes) and the write retried.
 import { parseArgs } from "node:util";
 import { getEnv } from "../lib/env";
 import { SEED_PASSWORD, seedScale } from "./lib/seed/seed";
@@ -17,6 +19,7 @@ const { values } = parseArgs({
     avatars: { type: "string", default: "200" },
     append: { type: "boolean", default: false },
     reset: { type: "boolean", default: false },
+    resume: { type: "boolean", default: false },
   },
 });
 
@@ -39,8 +42,8 @@ if (!databaseUrl) {
   );
   process.exit(2);
 }
-if (values.append && values.reset) {
-  console.error("Pass --append or --reset, not both.");
+if ([values.append, values.reset, values.resume].filter(Boolean).length > 1) {
+  console.error("Pass one of --append, --reset and --resume.");
   process.exit(2);
 }
 
@@ -50,7 +53,7 @@ const meta = await seedScale({
   trees: count("trees", values.trees),
   seed: count("seed", values.seed),
   avatars: count("avatars", values.avatars),
-  mode: values.append ? "append" : values.reset ? "reset" : "refuse",
+  mode: values.append ? "append" : values.reset ? "reset" : values.resume ? "resume" : "refuse",
   uploadsDir: env.UPLOADS_DIR,
 }).catch((error: unknown) => {
   console.error(error instanceof Error ? error.message : error);

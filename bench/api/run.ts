@@ -1,11 +1,16 @@
 /**
  * `npm run bench:api [-- --duration 10 --connections 50 --fresh --users N --trees N]`
+ * `npm run bench:api -- --database-url URL [--only readTree,people,published,avatar] [--out FILE]`
  *
  * The production build (scripts/start.ts, HEIRLOOM_DIST_DIR=.next-bench) on a PostgreSQL database
  * seeded by `npm run seed:scale` (heirloom_bench_api, kept between runs; reseeded when missing, at
  * another scale, or with --fresh), and a minimal node:http + pg baseline (bench/api/baseline.ts)
  * on the same database. autocannon drives both with the same scenarios, one after the other, and
  * the sign-in interference check runs reads with and without a concurrent sign-in load.
+ * --database-url (or BENCH_API_DATABASE_URL) benches a database already seeded by `seed:scale`
+ * (e.g. the full 220,000 users) as it is: never seeded or reset here; its scale is read from its
+ * seed metadata. Fixtures add one session per owner read; autosave trees only when an autosave
+ * scenario runs. --out (or BENCH_API_OUT) writes the figures elsewhere than bench/results/api.json.
  * Writes bench/results/api.json (with --only, the other scenarios' figures are kept from the
  * previous file). CPU time per request, independent of load: bench/api/cpu.ts.
  */
@@ -46,6 +51,8 @@ const { values: args } = parseArgs({
     "baseline-port": { type: "string", default: process.env.BENCH_BASELINE_PORT ?? "3321" },
     "router-port": { type: "string", default: process.env.BENCH_ROUTER_PORT ?? "3322" },
     database: { type: "string", default: process.env.BENCH_API_DB ?? "heirloom_bench_api" },
+    "database-url": { type: "string", default: process.env.BENCH_API_DATABASE_URL },
+    out: { type: "string", default: process.env.BENCH_API_OUT ?? "bench/results/api.json" },
   },
 });
 const DURATION = Number(args.duration);
@@ -55,11 +62,16 @@ const SIGNIN_CONNECTIONS = Number(args["signin-connections"]);
 const AUTOSAVE_RATE = Number(args["autosave-rate"]);
 const SCALE = { users: Number(args.users), trees: Number(args.trees) };
 const PG_BASE = process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432";
-const DATABASE_URL = `${PG_BASE}/${args.database}`;
+/** An existing seeded database, benched as it is (never seeded or reset here). */
+const EXISTING_URL = args["database-url"];
+const DATABASE_URL = EXISTING_URL ?? `${PG_BASE}/${args.database}`;
+const OUT = path.resolve(root, args.out);
 const DATA_DIR = path.join(root, ".data/bench-api");
 const DIST_DIR = ".next-bench";
 const LOG_DIR = path.join(os.tmpdir(), "heirloom-bench-api");
 
+/** A connection string without its password, for logs and the results file. */
+const redact = (url: string) => url.replace(/\/\/([^:@/]+):[^@/]*@/, "//$1:***@");
 const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
 const log = (line: string) => console.log(`[bench:api] ${line}`);
 
@@ -102,6 +114,16 @@ function run(command: string, argv: string[], env: NodeJS.ProcessEnv): Promise<v
 }
 
 async function ensureSeeded(): Promise<{ meta: SeedMeta; seededNow: boolean }> {
+  if (EXISTING_URL) {
+    const meta = await currentMeta();
+    if (!meta) {
+      throw new Error(
+        `${redact(EXISTING_URL)} has no seed metadata: seed it with npm run seed:scale first`,
+      );
+    }
+    log(`Benching ${redact(EXISTING_URL)} as it is: ${meta.users} users, ${meta.trees} trees`);
+    return { meta, seededNow: false };
+  }
   await ensureDatabase();
   const meta = await currentMeta();
   if (!args.fresh && meta && meta.users === SCALE.users && meta.trees === SCALE.trees) {
@@ -400,7 +422,7 @@ async function sanityCheck(target: Target, list: Scenario[]) {
 
 // ---------------------------------------------------------------------------------------------
 
-function readPreviousResult(): {
+function readPreviousResult(file = OUT): {
   startedAt?: unknown;
   goals?: Record<string, unknown>;
   scenarios?: Record<string, unknown>;
@@ -408,9 +430,7 @@ function readPreviousResult(): {
   cpuPerRequest?: unknown;
 } | null {
   try {
-    return JSON.parse(
-      fs.readFileSync(path.join(root, "bench/results/api.json"), "utf8"),
-    ) as ReturnType<typeof readPreviousResult>;
+    return JSON.parse(fs.readFileSync(file, "utf8")) as ReturnType<typeof readPreviousResult>;
   } catch {
     return null;
   }
@@ -457,13 +477,15 @@ async function main() {
         await pool.query<{ t: Date }>("SELECT pg_postmaster_start_time() AS t")
       ).rows[0]!.t.toISOString();
     const pgStartedAt = await postmasterStart();
+    const only = args.only?.split(",");
+    const autosaving = !only || only.some((name) => name.startsWith("autosave"));
     log("Loading fixtures…");
     const fixtures = await loadFixtures({
       pool,
       meta,
       secret: new TextEncoder().encode(secretText),
       uploadsDir: path.join(DATA_DIR, "uploads"),
-      autosaveTrees: CONNECTIONS,
+      autosaveTrees: autosaving ? CONNECTIONS : 0,
     });
     log(`Fixtures: ${JSON.stringify(fixtures.stats)}`);
 
@@ -495,12 +517,13 @@ async function main() {
     ]);
     const targets = [app, router, baseline];
     const { list, refreshVersions } = scenarios(fixtures, pool);
-    const only = args.only?.split(",");
     const chosen = only ? list.filter((s) => only.includes(s.name)) : list;
+    // Without autosave fixtures (a read-only --only run) the autosave scenarios cannot be checked.
+    const checked = autosaving ? list : list.filter((s) => s.kind !== "autosave");
 
     log("Sanity check and warming the avatar variants…");
     await refreshVersions();
-    for (const target of targets) await sanityCheck(target, list);
+    for (const target of targets) await sanityCheck(target, checked);
     for (const name of fixtures.avatars) {
       await fetch(`${app.url}/api/upload/200x200/${name}`).then((r) => r.arrayBuffer());
     }
@@ -593,6 +616,7 @@ async function main() {
         },
       }),
       postgresRestartedDuringRun: pgRestarted,
+      database: EXISTING_URL ? redact(EXISTING_URL) : args.database,
       finishedAt: new Date().toISOString(),
       machine: { ...machine, loadAverageAtEnd: os.loadavg().map((v) => round(v, 2)) },
       scale: {
@@ -629,7 +653,8 @@ async function main() {
       },
       goals: { ...previous?.goals, ...goals },
       scenarios: { ...previous?.scenarios, ...scenarioReport },
-      cpuPerRequest: (previous ?? readPreviousResult())?.cpuPerRequest,
+      cpuPerRequest: (previous ?? readPreviousResult(path.join(root, "bench/results/api.json")))
+        ?.cpuPerRequest,
       signinInterference:
         only?.includes("interference") || !previous
           ? {
@@ -640,12 +665,9 @@ async function main() {
             }
           : previous.signinInterference,
     };
-    fs.mkdirSync(path.join(root, "bench/results"), { recursive: true });
-    fs.writeFileSync(
-      path.join(root, "bench/results/api.json"),
-      `${JSON.stringify(result, null, 2)}\n`,
-    );
-    log(`Wrote bench/results/api.json; goals: ${JSON.stringify(goals)}`);
+    fs.mkdirSync(path.dirname(OUT), { recursive: true });
+    fs.writeFileSync(OUT, `${JSON.stringify(result, null, 2)}\n`);
+    log(`Wrote ${path.relative(root, OUT)}; goals: ${JSON.stringify(goals)}`);
   } finally {
     stopAll();
     await pool.end();

@@ -10,6 +10,7 @@
  * player sees stays sharp. Writes bench/results/images.json.
  */
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import sharp, { type Sharp } from "sharp";
@@ -40,6 +41,7 @@ const median = (values: number[]) => {
 };
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
 const round = (value: number, digits = 0) => Math.round(value * 10 ** digits) / 10 ** digits;
+const LOAD_AT_START = os.loadavg().map((l) => round(l, 2));
 
 async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
   const started = performance.now();
@@ -70,10 +72,12 @@ const resize = (bytes: Buffer, size: string): Sharp => {
 };
 
 interface Measured {
-  before: { bytes: number; originalBytes: number; ms: number };
+  uploadBytes: number;
+  before: { bytes: number; originalBytes: number; variantBytes: number[]; ms: number };
   after: {
     bytes: number;
     originalBytes: number;
+    variantBytes: number[];
     ms: number;
     webpVariantsBytes: number;
     fallbackVariantsBytes: number;
@@ -134,10 +138,17 @@ async function measure(upload: Buffer, type: "png" | "jpeg"): Promise<Measured> 
   const masterSsim = await ssimOf(await sharp(upload).png().toBuffer(), master);
   const sum = (files: Buffer[]) => files.reduce((n, f) => n + f.length, 0);
   return {
-    before: { bytes: sum(beforeFiles), originalBytes: beforeFiles[0]!.length, ms: beforeMs },
+    uploadBytes: upload.length,
+    before: {
+      bytes: sum(beforeFiles),
+      originalBytes: beforeFiles[0]!.length,
+      variantBytes: beforeFiles.slice(1).map((f) => f.length),
+      ms: beforeMs,
+    },
     after: {
       bytes: sum(afterFiles),
       originalBytes: master.length,
+      variantBytes: afterFiles.slice(1).map((f) => f.length),
       ms: afterMs,
       webpVariantsBytes,
       fallbackVariantsBytes,
@@ -147,22 +158,30 @@ async function measure(upload: Buffer, type: "png" | "jpeg"): Promise<Measured> 
   };
 }
 
-function summarize(kind: string, list: Measured[], uploadBytes: number[]) {
-  const kb = (bytes: number) => round(bytes / 1024, 1);
+const kb = (bytes: number) => round(bytes / 1024, 1);
+/** Median KB of each stored variant, by size ("200x200": 12.3, ...). */
+const variantsKbMedian = (list: Measured[], side: "before" | "after") =>
+  Object.fromEntries(
+    IMAGE_SIZES.map((size, i) => [size, kb(median(list.map((m) => m[side].variantBytes[i]!)))]),
+  );
+
+function summarize(kind: string, list: Measured[]) {
   return {
     kind,
     images: list.length,
-    uploadKbMedian: kb(median(uploadBytes)),
+    uploadKbMedian: kb(median(list.map((m) => m.uploadBytes))),
     before: {
       kbPerImageMedian: kb(median(list.map((m) => m.before.bytes))),
       kbPerImageMean: kb(mean(list.map((m) => m.before.bytes))),
       originalKbMedian: kb(median(list.map((m) => m.before.originalBytes))),
+      variantsKbMedian: variantsKbMedian(list, "before"),
       encodeMsMedian: round(median(list.map((m) => m.before.ms))),
     },
     after: {
       kbPerImageMedian: kb(median(list.map((m) => m.after.bytes))),
       kbPerImageMean: kb(mean(list.map((m) => m.after.bytes))),
       originalKbMedian: kb(median(list.map((m) => m.after.originalBytes))),
+      variantsKbMedian: variantsKbMedian(list, "after"),
       webpVariantsKbMedian: kb(median(list.map((m) => m.after.webpVariantsBytes))),
       fallbackVariantsKbMedian: kb(median(list.map((m) => m.after.fallbackVariantsBytes))),
       encodeMsMedian: round(median(list.map((m) => m.after.ms))),
@@ -174,6 +193,12 @@ function summarize(kind: string, list: Measured[], uploadBytes: number[]) {
       median(list.map((m) => m.before.bytes)) / median(list.map((m) => m.after.bytes)),
       1,
     ),
+    // Every image: upload, then [original, ...variants in IMAGE_SIZES order] in bytes, and ms.
+    perImage: list.map((m) => ({
+      uploadBytes: m.uploadBytes,
+      before: { files: [m.before.originalBytes, ...m.before.variantBytes], ms: round(m.before.ms) },
+      after: { files: [m.after.originalBytes, ...m.after.variantBytes], ms: round(m.after.ms) },
+    })),
   };
 }
 
@@ -183,23 +208,22 @@ for (const [kind, make, type] of [
   ["photo 1920x1080 (JPEG upload)", photo, "jpeg"],
 ] as const) {
   const measured: Measured[] = [];
-  const uploads: number[] = [];
   for (let seed = 1; seed <= COUNT; seed += 1) {
     const upload = await make(seed);
-    uploads.push(upload.length);
     measured.push(await measure(upload, type));
     const last = measured[measured.length - 1]!;
     console.log(
       `[bench:images] ${kind} #${seed}: upload ${round(upload.length / 1024)} KB; before ${round(last.before.bytes / 1024)} KB in ${round(last.before.ms)} ms; after ${round(last.after.bytes / 1024)} KB in ${round(last.after.ms)} ms; SSIM original ${round(last.after.masterSsim, 4)}, variants >= ${round(last.after.minVariantSsim, 4)}`,
     );
   }
-  groups.push(summarize(kind, measured, uploads));
+  groups.push(summarize(kind, measured));
 }
 
 const result = {
   benchmark: "bench:images",
   ranAt: new Date().toISOString(),
   machine: "shared 2-core VM, other builds running: times are noisy",
+  loadAverage: { atStart: LOAD_AT_START, atEnd: os.loadavg().map((l) => round(l, 2)) },
   method:
     "bytes = original + one variant at each of " +
     IMAGE_SIZES.join(", ") +
@@ -223,4 +247,10 @@ fs.writeFileSync(
   path.join(root, "bench/results/images.json"),
   `${JSON.stringify(result, null, 2)}\n`,
 );
-console.log(JSON.stringify(groups, null, 2));
+console.log(
+  JSON.stringify(
+    groups.map(({ perImage: _, ...summary }) => summary),
+    null,
+    2,
+  ),
+);

@@ -1,5 +1,6 @@
 // The scale seed, small: 50 users and 100 trees in a throwaway PostgreSQL database that the route
 // handlers of this file then use, so a seeded user signs in through the API like a player.
+import { spawn } from "node:child_process";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -12,6 +13,7 @@ import { SEED_PASSWORD, type SeedMeta, seedScale, seedUsername } from "@/scripts
 import { api } from "../helpers/api";
 import { TEST_DATABASE_URL } from "../../vitest.config";
 
+const root = path.resolve(import.meta.dirname, "../..");
 const name = `heirloom_seed_smoke_${process.pid}`;
 const adminUrl = Object.assign(new URL(TEST_DATABASE_URL), { pathname: "/postgres" }).toString();
 const databaseUrl = Object.assign(new URL(TEST_DATABASE_URL), { pathname: `/${name}` }).toString();
@@ -27,7 +29,7 @@ async function admin(sql: string) {
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
   try {
-    await client.query(sql);
+    return await client.query(sql);
   } finally {
     await client.end();
   }
@@ -157,4 +159,146 @@ describe("seed:scale", () => {
     expect(await count("Tree")).toBe(110);
     expect(await count("Person")).toBe(appended.people);
   });
+});
+
+describe("seed:scale when PostgreSQL goes away", () => {
+  const cutName = `heirloom_seed_cut_${process.pid}`;
+  const killedName = `heirloom_seed_killed_${process.pid}`;
+  const urlOf = (database: string) =>
+    Object.assign(new URL(TEST_DATABASE_URL), { pathname: `/${database}` }).toString();
+  // Enough trees for several chunks (a chunk closes at 1,000 trees or 12,000 people).
+  const scale = { users: 30, trees: 4_000, seed: 5, avatars: 3 };
+  let dirs: string[] = [];
+
+  /** Trees written so far; 0 before the migrations made the table. */
+  const treesIn = async (database: string) => {
+    const client = new pg.Client({ connectionString: urlOf(database) });
+    await client.connect();
+    try {
+      return (await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM "Tree"`)).rows[0]!
+        .n;
+    } catch {
+      return 0;
+    } finally {
+      await client.end();
+    }
+  };
+  /** Until the first chunk is in: polls while `running` holds. */
+  const firstChunk = async (database: string, running: () => boolean) => {
+    while (running() && (await treesIn(database)) === 0) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  };
+  /** Every id of the seeded tables, in one text per table, to compare two seeds. */
+  const fingerprint = async (database: string) => {
+    const client = new pg.Client({ connectionString: urlOf(database) });
+    await client.connect();
+    try {
+      const out: Record<string, string> = {};
+      for (const [table, id] of [
+        ["User", "id"],
+        ["Tree", "id"],
+        ["Person", "id"],
+        ["PublishedTree", "treeId"],
+        ["Upload", "id"],
+      ]) {
+        const { rows } = await client.query<{ n: number; ids: string }>(
+          `SELECT count(*)::int AS n, md5(string_agg("${id}", ',' ORDER BY "${id}")) AS ids FROM "${table}"`,
+        );
+        out[table!] = `${rows[0]!.n}:${rows[0]!.ids}`;
+      }
+      return out;
+    } finally {
+      await client.end();
+    }
+  };
+
+  beforeAll(async () => {
+    for (const database of [cutName, killedName]) {
+      await admin(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
+      await admin(`CREATE DATABASE "${database}"`);
+    }
+  });
+
+  afterAll(async () => {
+    for (const database of [cutName, killedName]) {
+      await admin(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
+    }
+    for (const dir of dirs) await fs.rm(dir, { recursive: true, force: true });
+    dirs = [];
+  });
+
+  it("waits out its connections being cut mid-seed and writes every row once", async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "heirloom-seed-cut-"));
+    dirs.push(dir);
+    let settled = false;
+    const seeding = seedScale({
+      databaseUrl: urlOf(cutName),
+      ...scale,
+      uploadsDir: dir,
+      log: () => undefined,
+    }).finally(() => {
+      settled = true;
+    });
+    await firstChunk(cutName, () => !settled);
+    // What a PostgreSQL restart does to the seed: every one of its connections is closed.
+    const { rowCount: cut } = await admin(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+       WHERE datname = '${cutName}' AND pid <> pg_backend_pid()`,
+    );
+    const seeded = await seeding;
+    expect(cut).toBeGreaterThan(0);
+    expect(seeded).toMatchObject({ users: 30, trees: 4_000, uploads: 3 });
+    const prints = await fingerprint(cutName);
+    expect(prints.Tree).toMatch(/^4000:/);
+    expect(prints.Person).toMatch(new RegExp(`^${seeded.people}:`));
+    expect(prints.PublishedTree).toMatch(new RegExp(`^${seeded.published}:`));
+  }, 300_000);
+
+  it("resumes a seed killed mid-way (--resume) to the same rows as one run", async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "heirloom-seed-killed-"));
+    dirs.push(dir);
+    const child = spawn(
+      "npx",
+      [
+        "tsx",
+        "--conditions",
+        "react-server",
+        "scripts/seed-scale.ts",
+        ...Object.entries(scale).flatMap(([key, value]) => [`--${key}`, String(value)]),
+        "--database-url",
+        urlOf(killedName),
+      ],
+      { cwd: root, env: { ...process.env, DATA_DIR: dir }, stdio: "ignore", detached: true },
+    );
+    const exited = new Promise((resolve) => child.on("exit", resolve));
+    let running = true;
+    void exited.then(() => (running = false));
+    await firstChunk(killedName, () => running);
+    process.kill(-child.pid!, "SIGKILL");
+    await exited;
+    const partial = await treesIn(killedName);
+    expect(partial).toBeGreaterThan(0);
+    expect(partial).toBeLessThan(4_000);
+
+    const resumed = await seedScale({
+      databaseUrl: urlOf(killedName),
+      ...scale,
+      mode: "resume",
+      uploadsDir: dir,
+      log: () => undefined,
+    });
+    expect(resumed).toMatchObject({ users: 30, trees: 4_000, uploads: 3 });
+    expect(await fingerprint(killedName)).toEqual(await fingerprint(cutName));
+    // A finished seed has nothing to resume.
+    await expect(
+      seedScale({
+        databaseUrl: urlOf(killedName),
+        ...scale,
+        mode: "resume",
+        uploadsDir: dir,
+        log: () => undefined,
+      }),
+    ).rejects.toThrow(/finished already/);
+  }, 300_000);
 });

@@ -61,6 +61,11 @@ export const emptyChunk = (): Chunk => ({ trees: [], people: [], uploads: [], pu
 /** Writes one chunk (trees, then their people, uploads and published copies) in one transaction. */
 export async function insertChunk(pool: pg.Pool, chunk: Chunk): Promise<void> {
   const client = await pool.connect();
+  let broken: Error | undefined;
+  // A checked-out client reports a lost connection as an 'error' event as well as through the
+  // pending query; without a listener that event would end the process (a PostgreSQL restart).
+  const onError = (error: Error) => (broken ??= error);
+  client.on("error", onError);
   try {
     await client.query("BEGIN");
     const t = chunk.trees;
@@ -105,8 +110,11 @@ export async function insertChunk(pool: pg.Pool, chunk: Chunk): Promise<void> {
     await client.query("COMMIT");
   } catch (error) {
     await client.query("ROLLBACK").catch(() => undefined);
+    broken = error instanceof Error ? error : new Error(String(error));
     throw error;
   } finally {
-    client.release();
+    // A client whose transaction failed is closed, not handed back: its connection may be gone.
+    client.off("error", onError);
+    client.release(broken);
   }
 }

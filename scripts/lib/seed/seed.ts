@@ -26,8 +26,12 @@ export interface SeedOptions {
   users: number;
   trees: number;
   seed?: number;
-  /** What to do when the database already has users: refuse (default), add to them, or empty it. */
-  mode?: "refuse" | "append" | "reset";
+  /**
+   * What to do when the database already has users: refuse (default), add to them, empty it, or
+   * resume a seed that was stopped before it finished (same options: it regenerates the same rows
+   * and writes only the chunks that are not there yet).
+   */
+  mode?: "refuse" | "append" | "reset" | "resume";
   /** Where local-disk storage keeps uploads (DATA_DIR/uploads); avatar files go there. */
   uploadsDir: string;
   /** People with a real avatar file (each with its own Upload row). */
@@ -61,6 +65,58 @@ const INSERT_USERS = `
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/** How long a write waits for PostgreSQL to come back (a restart, a cut connection). */
+const RETRY_DELAY_MS = 2_000;
+const RETRIES = 90;
+/** SQLSTATEs and socket errors after which PostgreSQL or the connection went away. */
+const CONNECTION_ERRORS = new Set([
+  "57P01", // admin_shutdown, also pg_terminate_backend
+  "57P02", // crash_shutdown
+  "57P03", // cannot_connect_now: starting up or shutting down
+  "08000",
+  "08001",
+  "08003",
+  "08004",
+  "08006",
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+]);
+
+/** True when the error says the server or the connection went away (worth waiting and retrying). */
+export function isConnectionError(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === "string" && CONNECTION_ERRORS.has(code)) return true;
+  return /Connection terminated|connection (?:error|is closed)|terminating connection/i.test(
+    error.message,
+  );
+}
+
+/**
+ * Runs one idempotent step of the seed, again after a lost connection or a PostgreSQL restart
+ * (for up to RETRIES x RETRY_DELAY_MS): a seed of the full scale runs for a quarter of an hour or
+ * more, and a restart at minute 40 used to throw all of it away.
+ */
+async function retrying<T>(what: string, step: () => Promise<T>, log: (line: string) => void) {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await step();
+    } catch (error) {
+      if (!isConnectionError(error) || attempt >= RETRIES) throw error;
+      log(`${what}: ${(error as Error).message}; again in ${RETRY_DELAY_MS / 1000} s (${attempt})`);
+      await new Promise((resolve) => setTimeout(resolve, RETRY_DELAY_MS));
+    }
+  }
+}
+
+/** A chunk or a batch is one transaction: its first row is there exactly when all of it is. */
+async function written(pool: pg.Pool, table: "User" | "Tree", id: string): Promise<boolean> {
+  const { rowCount } = await pool.query(`SELECT 1 FROM "${table}" WHERE "id" = $1`, [id]);
+  return (rowCount ?? 0) > 0;
+}
+
 export async function seedScale(options: SeedOptions): Promise<SeedMeta> {
   const log = options.log ?? ((line: string) => console.log(line));
   const seed = options.seed ?? 1;
@@ -79,14 +135,22 @@ export async function seedScale(options: SeedOptions): Promise<SeedMeta> {
     max: IN_FLIGHT + 1,
     options: "-c synchronous_commit=off",
   });
+  // An idle connection cut by a restart is dropped by the pool; the next write reconnects.
+  pool.on("error", (error) => log(`PostgreSQL: ${error.message}`));
+  const retry = <T>(what: string, step: () => Promise<T>) => retrying(what, step, log);
   try {
-    const { rows } = await pool.query<{ users: number }>(
-      `SELECT count(*)::int AS users FROM "User"`,
+    const { rows } = await retry("Counting users", () =>
+      pool.query<{ users: number }>(`SELECT count(*)::int AS users FROM "User"`),
     );
     const existingUsers = rows[0]?.users ?? 0;
     let previous: SeedMeta | null = null;
-    if (existingUsers > 0) {
-      const mode = options.mode ?? "refuse";
+    const mode = options.mode ?? "refuse";
+    if (mode === "resume") {
+      if (await readSeedMeta(pool)) {
+        throw new Error("The seed of this database finished already: nothing to resume");
+      }
+      log(`Resuming: ${existingUsers} users are there; rows already written are skipped`);
+    } else if (existingUsers > 0) {
       if (mode === "refuse") {
         throw new Error(
           `The database already has ${existingUsers} users; pass --append to add to them or --reset to empty it first`,
@@ -116,13 +180,18 @@ export async function seedScale(options: SeedOptions): Promise<SeedMeta> {
     for (let start = 0; start < options.users; start += 5_000) {
       const count = Math.min(5_000, options.users - start);
       const ids = Array.from({ length: count }, (_, i) => seedUsername(userOffset + start + i));
-      await pool.query(INSERT_USERS, [
-        ids,
-        ids.map((id) => `${id.toLowerCase()}@example.test`),
-        passwordHash,
-        ids.map(() => iso(EPOCH + Math.floor(userRand() * SPAN_MS))),
-      ]);
-      rowsWritten += count;
+      const created = ids.map(() => iso(EPOCH + Math.floor(userRand() * SPAN_MS)));
+      const wrote = await retry(`Users ${start}-${start + count - 1}`, async () => {
+        if (await written(pool, "User", ids[0]!)) return false;
+        await pool.query(INSERT_USERS, [
+          ids,
+          ids.map((id) => `${id.toLowerCase()}@example.test`),
+          passwordHash,
+          created,
+        ]);
+        return true;
+      });
+      if (wrote) rowsWritten += count;
     }
     log(`Users: ${options.users} (${rate()} rows/s)`);
 
@@ -148,9 +217,13 @@ export async function seedScale(options: SeedOptions): Promise<SeedMeta> {
       chunk = emptyChunk();
       const rowsInChunk =
         sent.trees.length + sent.people.length + sent.uploads.length + sent.published.length;
-      const job = insertChunk(pool, sent).then(
-        () => {
-          rowsWritten += rowsInChunk;
+      const job = retry(`Chunk of ${sent.trees.length} trees`, async () => {
+        if (await written(pool, "Tree", sent.trees[0]!.id)) return false;
+        await insertChunk(pool, sent);
+        return true;
+      }).then(
+        (wrote) => {
+          if (wrote) rowsWritten += rowsInChunk;
         },
         (error: unknown) => {
           failure ??= error instanceof Error ? error : new Error(String(error));
@@ -222,15 +295,17 @@ export async function seedScale(options: SeedOptions): Promise<SeedMeta> {
     // Avatar files, then their real sizes on the Upload rows.
     const fileSizes = await writeAvatarFiles(options.uploadsDir, avatars);
     if (avatars.length > 0) {
-      await pool.query(
-        `UPDATE "Upload" u SET "size" = s.size FROM unnest($1::text[], $2::int[]) AS s(id, size)
-         WHERE u."id" = s.id`,
-        [avatars.map((a) => a.name), fileSizes],
+      await retry("Avatar sizes", () =>
+        pool.query(
+          `UPDATE "Upload" u SET "size" = s.size FROM unnest($1::text[], $2::int[]) AS s(id, size)
+           WHERE u."id" = s.id`,
+          [avatars.map((a) => a.name), fileSizes],
+        ),
       );
     }
     log(`Avatars: ${avatars.length} files in ${options.uploadsDir}`);
     log("ANALYZE…");
-    await pool.query("ANALYZE");
+    await retry("ANALYZE", () => pool.query("ANALYZE"));
 
     const seconds = (performance.now() - started) / 1000;
     const sizeSummary = summarizeSizes(sizes);
@@ -248,11 +323,13 @@ export async function seedScale(options: SeedOptions): Promise<SeedMeta> {
       treesPerUser: bucketTreesPerUser(treesPerOwner),
       seededAt: new Date().toISOString(),
     };
-    await pool.query(
-      `INSERT INTO "Setting" ("key", "value", "createdAt", "updatedAt")
-       VALUES ($1, $2, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)
-       ON CONFLICT ("key") DO UPDATE SET "value" = EXCLUDED."value", "updatedAt" = CURRENT_TIMESTAMP`,
-      [SEED_SETTING_KEY, JSON.stringify(meta)],
+    await retry("Seed metadata", () =>
+      pool.query(
+        `INSERT INTO "Setting" ("key", "value", "createdAt", "updatedAt")
+         VALUES ($1, $2, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)
+         ON CONFLICT ("key") DO UPDATE SET "value" = EXCLUDED."value", "updatedAt" = CURRENT_TIMESTAMP`,
+        [SEED_SETTING_KEY, JSON.stringify(meta)],
+      ),
     );
     log(
       `Seeded ${options.users} users, ${options.trees} trees, ${people} people, ${published} published, ` +
