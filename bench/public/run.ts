@@ -109,7 +109,7 @@ async function ttfb(
  * a process of its own as the app is, so that both are reached the same way.
  */
 async function startFloor(bodies: Map<string, { body: Buffer; etag: string; type: string }>) {
-  const dir = await fs.mkdtemp(path.join(root, ".data/bench-floor-"));
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), "heirloom-bench-floor-"));
   const entries = await Promise.all(
     [...bodies].map(async ([target, entry], index) => {
       const file = path.join(dir, String(index));
