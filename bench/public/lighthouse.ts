@@ -96,6 +96,18 @@ async function audit(url: string): Promise<Run> {
   }
 }
 
+/** Lighthouse sometimes fails to record a trace on a saturated machine (NO_NAVSTART): try again. */
+async function auditWithRetries(url: string, attempts = 3): Promise<Run> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await audit(url);
+    } catch (error) {
+      if (attempt >= attempts) throw error;
+      console.warn(`${(error as Error).message}: trying again`);
+    }
+  }
+}
+
 function summarise(name: string, url: string, runs: Run[]) {
   const med = (pick: (run: Run) => number, digits: number) => round(median(runs.map(pick)), digits);
   return {
@@ -136,7 +148,7 @@ async function main() {
       // The first reader after a publish has Next render the page; Lighthouse reads a hot link.
       await fetch(url).then((response) => response.arrayBuffer());
       const runs: Run[] = [];
-      for (let run = 0; run < RUNS; run += 1) runs.push(await audit(url));
+      for (let run = 0; run < RUNS; run += 1) runs.push(await auditWithRetries(url));
       const row = summarise(page.name, url, runs);
       console.log(JSON.stringify({ page: row.page, scores: row.scores, metrics: row.metrics }));
       results.push(row);
