@@ -4,7 +4,6 @@ import { api } from "@/lib/client/api";
 import { useSession } from "@/lib/client/session";
 import { usernameFromToken } from "@/lib/client/session-store";
 import { notify } from "@/lib/client/toast";
-import { signinBody } from "@/lib/schemas/account";
 import { fieldOfSchema, Form, FormActions, formText, SubmitButton } from "@/components/ui/form";
 import { TextField } from "@/components/ui/text-field";
 import { ACCOUNT_MESSAGES } from "./messages";
@@ -16,6 +15,9 @@ export function LoginForm() {
   const router = useRouter();
 
   async function onSubmit(values: FormData) {
+    // zod and the account schemas are loaded with the first submit, not with the page: the login
+    // page is one of the first a visitor opens (issue 14's Lighthouse run).
+    const { signinBody } = await import("@/lib/schemas/account");
     const username = formText(values, "username");
     const body = { username, password: formText(values, "password") };
     const { token } = await api<{ token: string }>("/api/account/signin", {

@@ -105,6 +105,62 @@ for (const viewport of VIEWPORTS) {
   });
 }
 
+/** A line of 12 generations: too tall to be read fitted on any screen, so it opens on its root. */
+async function publishedLongLine(request: Parameters<typeof signUpViaApi>[0]) {
+  const user = await signUpViaApi(request, "publine");
+  const tree = await createTreeViaApi(request, user.token, { title: "The Long Line" });
+  const people = await Promise.all(
+    Array.from({ length: 12 }, (_, generation) =>
+      createPersonViaApi(request, user.token, tree._id, {
+        firstName: `Gen${generation + 1}`,
+        lastName: "Liner",
+      }),
+    ),
+  );
+  let data = node(people[11]!);
+  for (let generation = 10; generation >= 0; generation -= 1) {
+    data = node(people[generation]!, { children: [data] });
+  }
+  await saveTreeDataViaApi(request, user.token, tree._id, data);
+  await publishViaApi(request, user.token, tree._id);
+  return tree._id;
+}
+
+for (const viewport of VIEWPORTS) {
+  test(`at ${viewport.width}x${viewport.height} the HTML draws the opening view where the canvas opens`, async ({
+    browser,
+    request,
+    baseURL,
+  }, testInfo) => {
+    const treeId = await publishedLongLine(request);
+    const size = { baseURL, viewport: { width: viewport.width, height: viewport.height } };
+    // Without scripts: the Sims near the root are drawn, in the first screen.
+    const plain = await browser.newContext({ ...size, javaScriptEnabled: false });
+    const before = await plain.newPage();
+    await before.goto(`/public/${treeId}`);
+    const drawn = before.locator("[data-tree-preview]");
+    await expect(drawn).toBeVisible();
+    await expect(drawn.getByText("Gen1", { exact: true })).toBeInViewport();
+    await expect(drawn.getByText("Gen3", { exact: true })).toBeInViewport();
+    const root = (await drawn.locator('[data-node-key=""]').boundingBox())!;
+    await before.screenshot({ path: testInfo.outputPath(`preview-${viewport.name}.png`) });
+    await plain.close();
+
+    // With scripts, the canvas replaces the drawing and puts the root at the same place.
+    const live = await browser.newContext(size);
+    const page = await live.newPage();
+    await page.goto(`/public/${treeId}`);
+    const canvas = canvasOf(page);
+    await expect(canvas).toBeVisible();
+    await expect(page.locator("[data-tree-preview]")).toHaveCount(0);
+    const placed = (await canvas.locator('[data-node-key=""]').boundingBox())!;
+    expect(Math.abs(placed.x - root.x)).toBeLessThanOrEqual(1);
+    expect(Math.abs(placed.y - root.y)).toBeLessThanOrEqual(1);
+    expect(Math.abs(placed.width - root.width)).toBeLessThanOrEqual(1);
+    await live.close();
+  });
+}
+
 test("the HTML names the first generations and is cached per publication", async ({ request }) => {
   const { treeId } = await publishedLegacy(request);
   const response = await request.get(`/public/${treeId}`);

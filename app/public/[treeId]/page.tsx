@@ -1,7 +1,11 @@
 import { headers } from "next/headers";
+import { preload } from "react-dom";
+import { avatarUrl } from "@/components/image-manager/image-url";
 import { IntentLink } from "@/components/ui/intent-link";
 import { countView } from "@/lib/server/published/count-view";
 import { FirstGenerations } from "@/components/public-tree/first-generations";
+import { openingView } from "@/components/public-tree/opening-view";
+import { TreePreview } from "@/components/public-tree/tree-preview";
 import { htmlToPlainText, truncateText } from "@/components/public-tree/plain-text";
 import { PublicTreeLoader } from "@/components/tree-view/public-tree-loader";
 import { loadPublicTree } from "@/lib/server/published/load-public-tree";
@@ -11,6 +15,7 @@ type Props = { params: Promise<{ treeId: string }> };
 
 /** The description as the page's HTML carries it; the Tree Info panel shows all of it. */
 const DESCRIPTION_IN_PAGE = 400;
+const PREVIEW_MARK = `requestAnimationFrame(function(){performance.mark("heirloom:preview-painted")})`;
 
 /**
  * The published tree on the read-only canvas, filling the screen under the bar. The HTML is the
@@ -22,15 +27,35 @@ export default async function PublicTreeCanvasPage({ params }: Props) {
   const { treeId } = await params;
   const view = await loadPublicTree(treeId);
   // The production server counts the views of the pages it keeps; this render is for it.
-  if (!(await headers()).has(RENDER_HEADER)) countView(treeId);
+  const requestHeaders = await headers();
+  if (!requestHeaders.has(RENDER_HEADER)) countView(treeId);
   const peopleById = new Map(view.people.map((person) => [person._id, person]));
+  const preview = openingView(`${view._id}:${view.lastPublishDate}`, view.data, peopleById);
+  // The drawing's first avatars are its largest paint: asked for with the page, not when the
+  // parser reaches them inside the SVG.
+  for (const person of preview?.people.slice(0, 4) ?? []) {
+    preload(avatarUrl(person.avatar), { as: "image", fetchPriority: "high" });
+  }
+  // The CSP lets inline scripts run only with this request's nonce (proxy.ts).
+  const nonce = requestHeaders.get("x-nonce") ?? undefined;
   const description = truncateText(htmlToPlainText(view.description), DESCRIPTION_IN_PAGE);
   const listHref = `/public/${encodeURIComponent(view._id)}/list`;
   return (
     <>
       <section aria-label="Family tree" className="relative h-[calc(100dvh-3.5rem)] bg-plum-50">
         <PublicTreeLoader snapshotUrl={snapshotPath(view._id, view.lastPublishDate)}>
-          <FirstGenerations data={view.data} people={peopleById} listHref={listHref} />
+          {preview ? (
+            <>
+              <TreePreview view={preview} />
+              <div className="sr-only">
+                <FirstGenerations data={view.data} people={peopleById} listHref={listHref} />
+              </div>
+              {/* For the benchmark: the frame that first shows the Sims (bench/public/run.ts). */}
+              <script nonce={nonce} dangerouslySetInnerHTML={{ __html: PREVIEW_MARK }} />
+            </>
+          ) : (
+            <FirstGenerations data={view.data} people={peopleById} listHref={listHref} />
+          )}
         </PublicTreeLoader>
       </section>
       <footer className="mx-auto max-w-screen-2xl space-y-2 px-4 py-6 text-sm text-neutral-700">

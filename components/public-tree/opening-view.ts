@@ -1,0 +1,92 @@
+import { fitTransform, VIEWPORT } from "@/components/tree-canvas/viewport";
+import type { Person } from "@/lib/schemas/person";
+import type { TreeNode } from "@/lib/schemas/tree";
+import { itemsInRect, layoutTree, type LayoutNode } from "@/lib/tree/layout";
+
+/**
+ * The largest screen the server draws the opening view for; a larger one sees the drawing in its
+ * middle until the canvas takes over.
+ */
+export const PREVIEW_SCREEN = { width: 1920, height: 1080 } as const;
+/** A screen this large or smaller opens a tree that cannot be read fitted on its root (see below). */
+const LARGEST_SCREEN = { width: 2560, height: 1440 } as const;
+
+/** What the server draws of a published tree's opening view: only what a reader sees first. */
+export interface OpeningView {
+  /** Where the root is drawn: the canvas opens with it centred, VIEWPORT.topPadding from the top. */
+  rootX: number;
+  rootY: number;
+  nodes: LayoutNode[];
+  links: { parentKey: string; d: string; adoptedD: string }[];
+  people: Person[];
+}
+
+/** Kept per publication: a page rendered again (next dev, PGlite) does not lay out again. */
+const made = new Map<string, OpeningView | null>();
+const KEPT = 32;
+
+/**
+ * The nodes and links of the canvas's opening view (components/tree-canvas/viewport.ts,
+ * openingTransform) around the root at 1×, as far as PREVIEW_SCREEN reaches. Null when the canvas
+ * may open on the whole tree fitted instead (a tree small enough to be read fitted on some
+ * screen): that view depends on the screen's size, which the server does not know, and such a
+ * tree is drawn quickly by the canvas anyway.
+ */
+export function openingView(
+  version: string,
+  data: TreeNode,
+  people: ReadonlyMap<string, Person>,
+): OpeningView | null {
+  const known = made.get(version);
+  if (known !== undefined) return known;
+  const view = makeOpeningView(data, people);
+  if (made.size >= KEPT) made.delete(made.keys().next().value!);
+  made.set(version, view);
+  return view;
+}
+
+function makeOpeningView(data: TreeNode, people: ReadonlyMap<string, Person>): OpeningView | null {
+  const layout = layoutTree(data, people);
+  const root = layout.nodes[0];
+  if (!root) return null;
+  // Fitted scale grows with the screen: below the readable zoom on the largest screen, it is
+  // below it on every screen, and the canvas opens on the root.
+  const fitted = fitTransform(LARGEST_SCREEN, layout.bounds);
+  if (fitted.scaleX >= VIEWPORT.readableScale) return null;
+  const top = root.y - VIEWPORT.topPadding;
+  const { nodes, links } = itemsInRect(layout, {
+    minX: root.x - PREVIEW_SCREEN.width / 2,
+    maxX: root.x + PREVIEW_SCREEN.width / 2,
+    minY: top,
+    maxY: top + PREVIEW_SCREEN.height,
+  });
+  const shown = new Map<string, Person>();
+  for (const laid of nodes) {
+    for (const ref of [laid.node.person, ...laid.node.partners.flatMap((row) => row.people)]) {
+      const person = ref ? people.get(ref._id) : undefined;
+      // The drawing shows names, avatars and the links icon; the rest stays in the snapshot.
+      if (person) {
+        shown.set(person._id, {
+          ...person,
+          bio: "",
+          traits: [],
+          aspirations: [],
+          lifeStates: [],
+          custom: [],
+        });
+      }
+    }
+  }
+  return {
+    rootX: root.x,
+    rootY: root.y,
+    // The subtree under each node is the snapshot's business, not the drawing's.
+    nodes: nodes.map((laid) => ({ ...laid, node: { ...laid.node, children: [] } })),
+    links: links.map((link) => ({
+      parentKey: link.parentKey,
+      d: link.d,
+      adoptedD: link.adoptedD,
+    })),
+    people: [...shown.values()],
+  };
+}
