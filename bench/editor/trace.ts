@@ -1,7 +1,9 @@
 /**
  * `npx tsx bench/editor/trace.ts`: where the browser's time goes while the editor opens a
- * 10,000-Sim tree of each shape. One Chromium performance trace of a cold load (navigation until
- * the first keyboard zoom has taken effect), summed by kind of work on the page's main thread:
+ * 10,000-Sim tree of each shape (BENCH_SHAPES: deep, wide, genealogy, and "small", a deep legacy
+ * of 100 Sims for the cost that does not grow with the tree). One Chromium performance trace of a
+ * cold load (navigation until the first keyboard zoom has taken effect), summed by kind of work
+ * on the page's main thread, in wall and in CPU time:
  * script, style, layout, paint, HTML parsing, garbage collection; the user-timing measures the
  * editor leaves (heirloom:*); and then BENCH_TRACE_LOADS more cold loads without tracing for
  * painted and interactive medians. Prints; writes bench/results/editor-trace.json.
@@ -62,11 +64,17 @@ async function treeFor(state: State, shape: string): Promise<string> {
       ? await seedGenealogy(state.token, GENEALOGY_PEOPLE)
       : shape === "wide"
         ? await seed(state.token, generateWideLegacy({ sims: SIMS }), `Trace wide ${SIMS}`)
-        : await seed(
-            state.token,
-            generateLegacy({ sims: SIMS, generations: 14, seed: SIMS }),
-            `Trace deep ${SIMS}`,
-          );
+        : shape === "small"
+          ? await seed(
+              state.token,
+              generateLegacy({ sims: 100, generations: 14, seed: 100 }),
+              "Trace deep 100",
+            )
+          : await seed(
+              state.token,
+              generateLegacy({ sims: SIMS, generations: 14, seed: SIMS }),
+              `Trace deep ${SIMS}`,
+            );
   state.trees[shape] = seeded.treeId;
   await fs.writeFile(STATE_FILE, JSON.stringify(state));
   return seeded.treeId;
@@ -78,6 +86,8 @@ interface TraceEvent {
   ph: string;
   ts: number;
   dur?: number;
+  /** CPU time of the thread (thread ticks), in µs. */
+  tdur?: number;
   pid: number;
   tid: number;
   args?: { name?: string; data?: { url?: string } };
@@ -117,27 +127,41 @@ function summarizeTrace(events: TraceEvent[]) {
   const own = events
     .filter((e) => e.pid === best.pid && e.tid === best.tid && e.ph === "X" && e.dur !== undefined)
     .sort((a, b) => a.ts - b.ts || b.dur! - a.dur!);
+  // Self time: each event's wall time (and CPU time) less its children's.
   const selfByName = new Map<string, number>();
-  const stack: { event: TraceEvent; end: number; child: number }[] = [];
+  const cpuByName = new Map<string, number>();
+  const stack: { event: TraceEvent; end: number; child: number; childCpu: number }[] = [];
   const close = (until: number) => {
     while (stack.length > 0 && stack[stack.length - 1]!.end <= until) {
       const done = stack.pop()!;
-      const self = done.event.dur! - done.child;
-      selfByName.set(done.event.name, (selfByName.get(done.event.name) ?? 0) + self);
+      const { name, dur = 0, tdur = 0 } = done.event;
+      selfByName.set(name, (selfByName.get(name) ?? 0) + dur - done.child);
+      cpuByName.set(name, (cpuByName.get(name) ?? 0) + tdur - done.childCpu);
       const parent = stack[stack.length - 1];
-      if (parent) parent.child += done.event.dur!;
+      if (parent) {
+        parent.child += dur;
+        parent.childCpu += tdur;
+      }
     }
   };
   for (const event of own) {
     close(event.ts);
-    stack.push({ event, end: event.ts + event.dur!, child: 0 });
+    stack.push({ event, end: event.ts + event.dur!, child: 0, childCpu: 0 });
   }
   close(Infinity);
   const byKind: Record<string, number> = {};
+  const cpuByKind: Record<string, number> = {};
   for (const [name, us] of selfByName) {
     const kind = kindOf(name);
     byKind[kind] = (byKind[kind] ?? 0) + us / 1000;
+    cpuByKind[kind] = (cpuByKind[kind] ?? 0) + (cpuByName.get(name) ?? 0) / 1000;
   }
+  const sorted = (record: Record<string, number>) =>
+    Object.fromEntries(
+      Object.entries(record)
+        .sort((a, b) => b[1] - a[1])
+        .map(([kind, ms]) => [kind, round(ms)]),
+    );
   const first = own[0]?.ts ?? 0;
   const last = own.reduce((max, e) => Math.max(max, e.ts + e.dur!), first);
   const marks = events
@@ -146,11 +170,10 @@ function summarizeTrace(events: TraceEvent[]) {
   return {
     spanMs: round((last - first) / 1000),
     busyMs: round(Object.values(byKind).reduce((a, b) => a + b, 0)),
-    byKindMs: Object.fromEntries(
-      Object.entries(byKind)
-        .sort((a, b) => b[1] - a[1])
-        .map(([kind, ms]) => [kind, round(ms)]),
-    ),
+    /** CPU time of the main thread: what a busy machine hardly changes. */
+    cpuMs: round(Object.values(cpuByKind).reduce((a, b) => a + b, 0)),
+    byKindMs: sorted(byKind),
+    cpuByKindMs: sorted(cpuByKind),
     topEventsMs: Object.fromEntries(
       [...selfByName]
         .sort((a, b) => b[1] - a[1])

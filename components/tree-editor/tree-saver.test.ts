@@ -377,7 +377,10 @@ describe("TreeSaver with JSON Patch saves", () => {
           partners: value % 2 ? [] : [{ type: "MARRIED", people: [{ _id: id }] }],
         });
       case 4:
-        return mergeNode(root, path, { hidden: value % 2 === 0, parentType: "ADOPTED" });
+        return mergeNode(root, path, {
+          hidden: value % 2 === 0,
+          parentType: value % 2 ? "CLONE" : "NONE",
+        });
       default:
         return mergeNode(root, path, { parents: [{ _id: id }], adoptiveParents: [] });
     }
