@@ -1,5 +1,6 @@
 import type { Operation } from "fast-json-patch";
-import { type PersonRef, type TreeNode, TREE_PATCH_LIMITS } from "@/lib/schemas/tree";
+import type { PersonRef, TreeNode } from "@/lib/schemas/tree";
+import { TREE_PATCH_LIMITS } from "@/lib/tree/patch-limits";
 
 /**
  * saved: the server has what is shown; pending: a change waits for the autosave; saving: a
