@@ -29,8 +29,7 @@ function firstLoad(entry: string): Map<string, string[]> {
     const packages: string[] = [];
     seen.set(file, packages);
     // `import x from "…"`, `import { a, type B } from "…"`, `export { a } from "…"`, `import "…"`
-    const statement =
-      /^\s*(?:import|export)\s+(type\s+)?(?:[^;"']*?\s+from\s+)?["']([^"']+)["']/gm;
+    const statement = /^\s*(?:import|export)\s+(type\s+)?(?:[^;"']*?\s+from\s+)?["']([^"']+)["']/gm;
     for (const match of source.matchAll(statement)) {
       if (match[1]) continue; // import type … / export type …
       const specifier = match[2]!;

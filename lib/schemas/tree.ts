@@ -138,7 +138,9 @@ const jsonPointer = z
     (pointer) =>
       pointer
         .split("/")
-        .every((segment) => !FORBIDDEN_SEGMENTS.has(segment.replace(/~1/g, "/").replace(/~0/g, "~"))),
+        .every(
+          (segment) => !FORBIDDEN_SEGMENTS.has(segment.replace(/~1/g, "/").replace(/~0/g, "~")),
+        ),
     { error: "A path may not name __proto__, constructor or prototype" },
   );
 
