@@ -11,14 +11,16 @@
  * into bench/results/save.json as `serverSave`, beside bytes.ts's figures.
  *
  * The app: BENCH_BASE_URL, else the e2e server on E2E_PORT (started here if it does not answer).
+ * BENCH_SAVE_SHAPES picks the legacies (deep, wide). BENCH_TRACE_STATE, the file where
+ * bench:editor:trace keeps the trees it seeded on that app, saves seeding them again.
  */
 import fs from "node:fs";
 import os from "node:os";
 import { performance } from "node:perf_hooks";
-import { storedForm, structurePatch } from "@/components/tree-editor/tree-saver";
+import { structurePatch } from "@/components/tree-editor/tree-saver";
 import { JSON_PATCH_TYPE, type TreeNode } from "@/lib/schemas/tree";
 import { addChild } from "@/lib/tree/reducers";
-import { generateLegacy, generateWideLegacy } from "../editor/generate";
+import { generateLegacy, generateWideLegacy, legacyStats } from "../editor/generate";
 import { call, ensureServer, seed, setSeedBase, signUp } from "../editor/seed";
 import { median, positiveInt, round } from "../editor/stats";
 
@@ -27,11 +29,14 @@ const baseURL = process.env.BENCH_BASE_URL ?? `http://127.0.0.1:${port}`;
 const RUNS = positiveInt(process.env.BENCH_SAVE_RUNS, 9, "BENCH_SAVE_RUNS");
 const SIMS = 10_000;
 const RESULTS = "bench/results/save.json";
+const SHAPES = (process.env.BENCH_SAVE_SHAPES ?? "deep,wide")
+  .split(",")
+  .map((shape) => shape.trim()) as ("deep" | "wide")[];
 setSeedBase(baseURL);
 
 interface Sample {
   bytes: number;
-  /** Working the body out in the bench (Node): storedForm + compare for a patch, stringify. */
+  /** Working the body out in the bench (Node): structurePatch for a patch, else stringify. */
   clientMs: number;
   requestMs: number;
 }
@@ -68,17 +73,37 @@ function summary(samples: Sample[]) {
   };
 }
 
-async function measureShape(token: string, shape: "deep" | "wide") {
+/** The trees bench:editor:trace seeded on this app, if BENCH_TRACE_STATE names its file. */
+function tracedTrees(): { token: string; trees: Record<string, string> } | null {
+  const file = process.env.BENCH_TRACE_STATE;
+  if (!file || !fs.existsSync(file)) return null;
+  const state = JSON.parse(fs.readFileSync(file, "utf8")) as {
+    baseURL: string;
+    token: string;
+    trees: Record<string, string>;
+  };
+  return state.baseURL === baseURL ? state : null;
+}
+
+async function treeOf(shape: "deep" | "wide"): Promise<{ token: string; treeId: string }> {
+  const traced = tracedTrees();
+  const treeId = traced?.trees[shape];
+  if (traced && treeId) return { token: traced.token, treeId };
+  const token = await signUp();
   const legacy =
     shape === "wide"
       ? generateWideLegacy({ sims: SIMS })
       : generateLegacy({ sims: SIMS, generations: 14, seed: SIMS });
   console.log(`Seeding the ${shape} legacy of ${SIMS} Sims…`);
-  const seeded = await seed(token, legacy, `Save bench ${shape} ${SIMS}`);
+  return { token, treeId: (await seed(token, legacy, `Save bench ${shape} ${SIMS}`)).treeId };
+}
+
+async function measureShape(shape: "deep" | "wide") {
+  const { token, treeId } = await treeOf(shape);
   // GET's form: names in every reference (issue 13), as the editor holds the tree.
   const read = await call<{ data: TreeNode; version: number }>(
     "GET",
-    `/api/trees/${seeded.treeId}`,
+    `/api/trees/${treeId}`,
     undefined,
     token,
   );
@@ -92,7 +117,7 @@ async function measureShape(token: string, shape: "deep" | "wide") {
     const started = performance.now();
     let body: string;
     if (asPatch) {
-      const operations = structurePatch(storedForm(data), storedForm(next));
+      const operations = structurePatch(data, next);
       if (!operations) throw new Error("The editor would have sent the whole body");
       body = JSON.stringify(operations);
     } else {
@@ -101,7 +126,7 @@ async function measureShape(token: string, shape: "deep" | "wide") {
     const clientMs = performance.now() - started;
     const saved = await save(
       token,
-      seeded.treeId,
+      treeId,
       version,
       asPatch ? JSON_PATCH_TYPE : "application/json",
       body,
@@ -119,7 +144,7 @@ async function measureShape(token: string, shape: "deep" | "wide") {
   return {
     shape,
     sims: SIMS,
-    nodes: seeded.stats.nodes,
+    nodes: legacyStats(read.data).nodes,
     edit: "add a child to the root",
     wholeBody: before,
     jsonPatch: after,
@@ -134,10 +159,9 @@ async function main() {
   const loadAtStart = os.loadavg().map((value) => round(value, 2));
   const server = await ensureServer(baseURL, port, "heirloom_bench_save");
   try {
-    const token = await signUp();
     const shapes = [];
-    for (const shape of ["deep", "wide"] as const) {
-      const result = await measureShape(token, shape);
+    for (const shape of SHAPES) {
+      const result = await measureShape(shape);
       console.log(JSON.stringify(result, null, 2));
       shapes.push(result);
     }
@@ -153,7 +177,7 @@ async function main() {
         loadAverageAtEnd: os.loadavg().map((value) => round(value, 2)),
       },
       method:
-        "one production app (PostgreSQL); per legacy, 2×runs saves alternating whole {data} (GET's form, names in references, as the editor sent it before) and the JSON Patch (application/json-patch+json) the editor sends now, each adding a child to the root with If-Match of the previous save's version; requestMs: fetch over loopback until the answer is read (median, samples in order); clientMs: working the body out in Node (storedForm + compare, or stringify); bytes: the request body",
+        "one production app (PostgreSQL); per legacy, 2×runs saves alternating whole {data} (GET's form, names in references, as the editor sent it before) and the JSON Patch (application/json-patch+json) the editor sends now, each adding a child to the root with If-Match of the previous save's version; requestMs: fetch over loopback until the answer is read (median, samples in order); clientMs: working the body out in Node (structurePatch as the editor does now, or stringify); bytes: the request body",
       shapes,
     };
     fs.writeFileSync(RESULTS, `${JSON.stringify(existing, null, 2)}\n`);
