@@ -10,22 +10,15 @@
  * seeded once and then opened LOAD_RUNS times (BENCH_EDITOR_LOADS), one after another, each in a
  * fresh browser context; load and add-child figures are the medians of those samples.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs/promises";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import { chromium, type Browser, type Page } from "@playwright/test";
+import { chromium, type Browser, type CDPSession, type Page } from "@playwright/test";
 import type { Person } from "@/lib/schemas/person";
 import type { TreeNode } from "@/lib/schemas/tree";
-import { generateGenealogy } from "./gedcom";
-import {
-  generateLegacy,
-  generateWideLegacy,
-  legacyStats,
-  type LegacyStats,
-  type SyntheticLegacy,
-} from "./generate";
+import { generateLegacy, generateWideLegacy, type LegacyStats } from "./generate";
+import { ensureServer, seed, seedGenealogy, setSeedBase, signUp, type Seeded } from "./seed";
 import {
   median,
   medianRequests,
@@ -76,202 +69,7 @@ const CHROMIUM_ARGS = [
 const port = Number(process.env.E2E_PORT ?? 3304);
 const baseURL = process.env.BENCH_BASE_URL ?? `http://127.0.0.1:${port}`;
 const root = path.resolve(import.meta.dirname, "../..");
-
-// ---------------------------------------------------------------------------------------------
-// The server and the API
-// ---------------------------------------------------------------------------------------------
-
-async function answers(url: string): Promise<boolean> {
-  try {
-    return (await fetch(url)).ok;
-  } catch {
-    return false;
-  }
-}
-
-async function ensureServer(): Promise<ChildProcess | null> {
-  if (await answers(`${baseURL}/api/version`)) return null;
-  if (process.env.BENCH_BASE_URL) throw new Error(`${baseURL} does not answer`);
-  console.log(`Starting the app on ${baseURL} (a build may come first)…`);
-  const child = spawn("npx", ["tsx", "tests/e2e/support/serve.ts"], {
-    cwd: root,
-    env: {
-      ...process.env,
-      E2E_PORT: String(port),
-      E2E_SMTP_PORT: process.env.E2E_SMTP_PORT ?? String(port - 700),
-      E2E_DB: process.env.E2E_DB ?? "heirloom_bench_editor",
-      HEIRLOOM_DIST_DIR: process.env.HEIRLOOM_DIST_DIR ?? ".next-bench",
-    },
-    stdio: ["ignore", "inherit", "inherit"],
-    detached: true,
-  });
-  const deadline = Date.now() + 600_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`The server exited with ${child.exitCode}`);
-    if (await answers(`${baseURL}/api/version`)) return child;
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-  }
-  throw new Error("The server did not start in 10 minutes");
-}
-
-/** Seeding sends 10,000 requests; a database restart by someone else's test should not end the run. */
-const SEED_ATTEMPTS = 4;
-
-async function call<T>(
-  method: string,
-  url: string,
-  body: unknown,
-  token?: string,
-  headers: Record<string, string> = {},
-): Promise<T> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await callOnce<T>(method, url, body, token, headers);
-    } catch (error) {
-      const transient = !(error instanceof HttpError) || error.status >= 500;
-      if (!transient || attempt >= SEED_ATTEMPTS) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 1000 * attempt));
-    }
-  }
-}
-
-class HttpError extends Error {
-  constructor(
-    message: string,
-    readonly status: number,
-  ) {
-    super(message);
-  }
-}
-
-async function callOnce<T>(
-  method: string,
-  url: string,
-  body: unknown,
-  token: string | undefined,
-  headers: Record<string, string>,
-): Promise<T> {
-  const response = await fetch(`${baseURL}${url}`, {
-    method,
-    headers: {
-      "content-type": "application/json",
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...headers,
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!response.ok) {
-    const detail = await response.text();
-    throw new HttpError(`${method} ${url} → ${response.status} ${detail}`, response.status);
-  }
-  return (await response.json()) as T;
-}
-
-async function signUp(): Promise<string> {
-  const id = Math.random().toString(36).slice(2, 10);
-  const { token } = await call<{ token: string }>("POST", "/api/account/signup", {
-    username: `bench_${id}`,
-    email: `bench_${id}@example.test`,
-    password: `pw-${id}-Plumbob!`,
-  });
-  return token;
-}
-
-/** Runs `task` over `items`, `concurrency` at a time. */
-async function pool<T, R>(items: T[], concurrency: number, task: (item: T) => Promise<R>) {
-  const results: R[] = new Array<R>(items.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < items.length) {
-        const index = next++;
-        results[index] = await task(items[index]!);
-      }
-    }),
-  );
-  return results;
-}
-
-function remap(node: TreeNode, ids: Map<string, string>): TreeNode {
-  const ref = (r: { _id: string }) => ({ _id: ids.get(r._id)! });
-  return {
-    ...node,
-    person: node.person ? ref(node.person) : null,
-    partners: node.partners.map((row) => ({ type: row.type, people: row.people.map(ref) })),
-    parents: node.parents.map(ref),
-    adoptiveParents: node.adoptiveParents.map(ref),
-    children: node.children.map((child) => remap(child, ids)),
-  };
-}
-
-interface Seeded {
-  treeId: string;
-  data: TreeNode;
-  people: Person[];
-  stats: LegacyStats;
-  seedMs: number;
-  patchMs: number;
-}
-
-async function seed(token: string, legacy: SyntheticLegacy, title: string): Promise<Seeded> {
-  const started = performance.now();
-  const tree = await call<{ _id: string }>("POST", "/api/trees", { title }, token);
-  const created = await pool(legacy.people, 12, (person) =>
-    call<Person>(
-      "POST",
-      "/api/people",
-      {
-        tree: tree._id,
-        firstName: person.firstName,
-        lastName: person.lastName,
-        bio: person.bio,
-        traits: person.traits,
-        aspirations: person.aspirations,
-        lifeStates: person.lifeStates,
-        custom: person.custom,
-      },
-      token,
-    ),
-  );
-  const ids = new Map(legacy.people.map((person, index) => [person._id, created[index]!._id]));
-  const data = remap(legacy.data, ids);
-  const patchStart = performance.now();
-  await call("PATCH", `/api/trees/${tree._id}`, { data }, token);
-  const done = performance.now();
-  return {
-    treeId: tree._id,
-    data,
-    people: created,
-    stats: legacyStats(data),
-    seedMs: Math.round(done - started),
-    patchMs: Math.round(done - patchStart),
-  };
-}
-
-/** A generated GEDCOM imported as a new tree, the way a player brings a real genealogy in. */
-async function seedGenealogy(token: string, people: number): Promise<Seeded> {
-  const { text } = generateGenealogy({ people });
-  const started = performance.now();
-  const response = await fetch(`${baseURL}/api/trees/import?format=gedcom`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${token}`, "content-type": "application/octet-stream" },
-    body: text,
-  });
-  if (!response.ok) throw new Error(`import → ${response.status} ${await response.text()}`);
-  const imported = (await response.json()) as { _id?: string; tree?: { _id: string } };
-  const treeId = imported.tree?._id ?? imported._id!;
-  const done = performance.now();
-  const tree = await call<{ data: TreeNode }>("GET", `/api/trees/${treeId}`, undefined, token);
-  const list = await call<Person[]>("GET", `/api/people?tree=${treeId}`, undefined, token);
-  return {
-    treeId,
-    data: tree.data,
-    people: list,
-    stats: legacyStats(tree.data),
-    seedMs: Math.round(done - started),
-    patchMs: 0,
-  };
-}
+setSeedBase(baseURL);
 
 // ---------------------------------------------------------------------------------------------
 // Measuring in the page
@@ -373,6 +171,34 @@ interface EditorLoad {
   domContentLoadedMs: number;
   requests: RequestTiming[];
   addChild: AddChild;
+  cpu: LoadCpu;
+}
+
+/**
+ * CPU time the page's renderer spent from its start until interactive (CDP Performance metrics in
+ * thread ticks): unlike wall-clock time it hardly grows when other work shares the cores, so it
+ * compares loads made on a busy machine.
+ */
+interface LoadCpu {
+  /** The renderer's main thread: everything the page's scripts, style, layout and paint took. */
+  mainThreadMs: number;
+  scriptMs: number;
+  layoutMs: number;
+  styleMs: number;
+  /** The whole renderer process (main thread, compositor, raster, GC helpers). */
+  rendererProcessMs: number;
+}
+
+async function loadCpu(cdp: CDPSession): Promise<LoadCpu> {
+  const { metrics } = await cdp.send("Performance.getMetrics");
+  const seconds = (name: string) => metrics.find((m) => m.name === name)?.value ?? NaN;
+  return {
+    mainThreadMs: round(seconds("ThreadTime") * 1000),
+    scriptMs: round(seconds("ScriptDuration") * 1000),
+    layoutMs: round(seconds("LayoutDuration") * 1000),
+    styleMs: round(seconds("RecalcStyleDuration") * 1000),
+    rendererProcessMs: round(seconds("ProcessTime") * 1000),
+  };
 }
 
 interface EditorFigures {
@@ -397,6 +223,8 @@ interface EditorFigures {
   panZoom: FrameStats;
   heap: { usedMb: number; totalMb: number };
   addChild: AddChildFigures;
+  /** Medians over the loads of each LoadCpu figure, and the main thread's samples. */
+  cpu: LoadCpu & { mainThreadSamplesMs: number[] };
   loads: EditorLoad[];
 }
 
@@ -450,6 +278,8 @@ async function loadEditor(
     await context.addInitScript(NAME_SHIM);
     await context.addInitScript((value) => window.localStorage.setItem("token", value), token);
     const page = await context.newPage();
+    const metrics = await context.newCDPSession(page);
+    await metrics.send("Performance.enable", { timeDomain: "threadTicks" });
     const cdp = profileFile ? await context.newCDPSession(page) : null;
     if (cdp) {
       await cdp.send("Profiler.enable");
@@ -491,6 +321,8 @@ async function loadEditor(
           .domContentLoadedEventEnd,
       ),
     }));
+    const cpu = await loadCpu(metrics);
+    await metrics.detach();
     if (cdp && profileFile) {
       const { profile } = await cdp.send("Profiler.stop");
       await fs.mkdir(path.dirname(profileFile), { recursive: true });
@@ -546,6 +378,7 @@ async function loadEditor(
           layoutMs: round(addChild.layoutMs, 2),
           clickToFrameMs: round(addChild.clickToFrameMs),
         },
+        cpu,
       },
       panZoom,
       heap,
@@ -629,6 +462,18 @@ async function repeatLoads<L extends CommonLoad>(
   };
 }
 
+function medianCpu(samples: LoadCpu[]): EditorFigures["cpu"] {
+  const of = (key: keyof LoadCpu) => round(median(samples.map((sample) => sample[key])));
+  return {
+    mainThreadMs: of("mainThreadMs"),
+    scriptMs: of("scriptMs"),
+    layoutMs: of("layoutMs"),
+    styleMs: of("styleMs"),
+    rendererProcessMs: of("rendererProcessMs"),
+    mainThreadSamplesMs: samples.map((sample) => sample.mainThreadMs),
+  };
+}
+
 async function measureEditor(browser: Browser, token: string, seeded: Seeded, shape: Shape) {
   const profileFile = PROFILE_DIR
     ? path.resolve(PROFILE_DIR, `editor-${shape}-${seeded.people.length}.cpuprofile`)
@@ -636,9 +481,10 @@ async function measureEditor(browser: Browser, token: string, seeded: Seeded, sh
   const measured = await repeatLoads(
     LOAD_RUNS,
     (first) => loadEditor(browser, token, seeded, first, first ? profileFile : undefined),
-    ({ paintedMs, interactiveMs, addChild }, run) =>
+    ({ paintedMs, interactiveMs, addChild, cpu }, run) =>
       `  load ${run + 1}/${LOAD_RUNS}: painted ${paintedMs} ms, interactive ${interactiveMs} ms, ` +
-      `add child ${addChild.layoutMs} ms layout / ${addChild.clickToFrameMs} ms to frame`,
+      `add child ${addChild.layoutMs} ms layout / ${addChild.clickToFrameMs} ms to frame, ` +
+      `main thread CPU ${cpu.mainThreadMs} ms`,
   );
   const { loads } = measured;
   const figures: EditorFigures = {
@@ -653,6 +499,7 @@ async function measureEditor(browser: Browser, token: string, seeded: Seeded, sh
     domContentLoadedMs: round(median(loads.map((load) => load.domContentLoadedMs))),
     requests: loads[0]!.requests,
     requestsMedian: medianRequests(loads.map((load) => load.requests)),
+    cpu: medianCpu(loads.map((load) => load.cpu)),
   };
   return figures;
 }
@@ -942,7 +789,7 @@ async function main() {
     loadAverageAtStart: os.loadavg().map((value) => round(value, 2)),
     node: process.version,
   };
-  const server = await ensureServer();
+  const server = await ensureServer(baseURL, port, "heirloom_bench_editor");
   const fcServer = await serveFamilyChart();
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
@@ -1040,6 +887,9 @@ async function main() {
           samplesMs: largest.interactiveSamplesMs,
           paintedSamplesMs: largest.paintedSamplesMs,
           met: largest.interactiveMs < 1000,
+          // What the load cost the page's main thread, which a busy machine hardly changes.
+          mainThreadCpuMs: largest.cpu.mainThreadMs,
+          mainThreadCpuSamplesMs: largest.cpu.mainThreadSamplesMs,
         },
         // requestAnimationFrame ticks at the display's 60 Hz, so no page measures a delta below
         // one refresh interval (16.67 ms, recorded to 0.1 ms with timer jitter): "under 16.7 ms"
@@ -1081,6 +931,7 @@ async function main() {
         "navigation start → performance mark heirloom:tree-painted (first frame with nodes)",
       interactiveMs:
         "navigation start → the first keyboard zoom (+) has taken effect (data-scale changed)",
+      cpu: "CDP Performance.getMetrics with timeDomain threadTicks, read at interactive: ThreadTime (the renderer's main thread), ScriptDuration, LayoutDuration, RecalcStyleDuration, ProcessTime (the whole renderer process), CPU time from the renderer's start; medians over the loads",
       panZoom: `${PAN_ZOOM_MS} ms of drags and wheel zooms driven by Playwright in the first load only; requestAnimationFrame deltas`,
       heap: "CDP Performance.getMetrics after a forced GC, after the pan and zoom of the first load",
       addChild:

@@ -1,9 +1,12 @@
 // npx tsx bench/save/bytes.ts - bytes one autosave sends at 10,000 Sims, whole {data} against the
 // JSON Patch the editor now sends, and the client's time to work the patch out (median of runs).
-// Results: bench/results/save.json. (Server save time is not measured here; see the closing note.)
+// Results: bench/results/save.json (its serverSave, the time of a save at the server, is time.ts's
+// and kept).
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
+import os from "node:os";
 import { performance } from "node:perf_hooks";
+import jsonPatch from "fast-json-patch";
 import { storedForm, structurePatch } from "@/components/tree-editor/tree-saver";
 import type { TreeNode } from "@/lib/schemas/tree";
 import { emptyNode } from "@/lib/tree/empty-node";
@@ -39,10 +42,16 @@ const results = edits.map(([name, edit]) => {
   const wholeNamed = Buffer.byteLength(JSON.stringify({ data: next }));
   const wholeStored = Buffer.byteLength(JSON.stringify({ data: storedForm(next) }));
   const times: number[] = [];
+  const timesBefore: number[] = [];
   let patchBytes = 0;
   for (let i = 0; i < RUNS; i++) {
-    const started = performance.now();
-    const operations = structurePatch(storedForm(named), storedForm(next));
+    // Before: both trees copied to stored form, then compared whole (fast-json-patch compare).
+    let started = performance.now();
+    jsonPatch.compare({ data: storedForm(named) }, { data: storedForm(next) });
+    timesBefore.push(performance.now() - started);
+    // Now: the walk down the edit's path of the trees the editor holds (tree-saver.ts).
+    started = performance.now();
+    const operations = structurePatch(named, next);
     times.push(performance.now() - started);
     patchBytes = Buffer.byteLength(JSON.stringify(operations ?? { data: next }));
   }
@@ -51,18 +60,24 @@ const results = edits.map(([name, edit]) => {
     bytesBefore: wholeNamed,
     bytesWholeStoredForm: wholeStored,
     bytesAfter: patchBytes,
-    clientPatchMsMedian: Math.round(median(times) * 10) / 10,
+    clientPatchMsBeforeMedian: Math.round(median(timesBefore) * 10) / 10,
+    clientPatchMsMedian: Math.round(median(times) * 100) / 100,
   };
 });
 
 const output = {
   date: new Date().toISOString(),
   sims: legacy.people.length,
+  loadAverage: os.loadavg().map((value) => Math.round(value * 100) / 100),
   runs: RUNS,
-  note: "bytesBefore: the whole {data} as the editor sent it (GET's form, names in references); bytesAfter: the JSON Patch it sends now. clientPatchMsMedian: storedForm of both trees + compare(), in Node.",
+  note: "bytesBefore: the whole {data} as the editor sent it (GET's form, names in references); bytesAfter: the JSON Patch it sends now. clientPatchMsBeforeMedian: working the patch out as the editor did before (storedForm of both trees, then fast-json-patch compare()); clientPatchMsMedian: as it does now (structurePatch's walk down the edit's path of the shared trees); both in Node, median of runs.",
   results,
-  emptyPatchCheck: structurePatch(storedForm(emptyNode()), storedForm(emptyNode()))?.length,
+  emptyPatchCheck: structurePatch(emptyNode(), emptyNode())?.length,
 };
+const RESULTS = "bench/results/save.json";
+const kept = fs.existsSync(RESULTS)
+  ? (JSON.parse(fs.readFileSync(RESULTS, "utf8")) as { serverSave?: unknown }).serverSave
+  : undefined;
 fs.mkdirSync("bench/results", { recursive: true });
-fs.writeFileSync("bench/results/save.json", `${JSON.stringify(output, null, 2)}\n`);
+fs.writeFileSync(RESULTS, `${JSON.stringify({ ...output, serverSave: kept }, null, 2)}\n`);
 console.log(JSON.stringify(output, null, 2));

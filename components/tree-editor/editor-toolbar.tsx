@@ -180,7 +180,8 @@ export function EditorToolbar(props: EditorToolbarProps) {
           role="status"
           data-save-status={status}
           className={cx(
-            "truncate text-xs",
+            // Two short lines on a phone rather than "All changes sa…".
+            "line-clamp-2 min-w-0 text-xs leading-tight",
             status === "error" || status === "conflict" ? "text-red-700" : "text-neutral-500",
           )}
         >

@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { TreeNode } from "@/lib/schemas/tree";
 import { emptyNode } from "@/lib/tree/empty-node";
 import { applyPatch, type Operation } from "fast-json-patch";
-import { addChild, mergeNode } from "@/lib/tree/reducers";
+import fc from "fast-check";
+import { addChild, deleteNode, mergeNode, type NodePath } from "@/lib/tree/reducers";
 import {
   storedForm,
   structurePatch,
@@ -307,7 +308,11 @@ describe("TreeSaver with JSON Patch saves", () => {
     const last = patches.at(-1)!;
     expect(last.version).toBe(4);
     expect(last.operations).toHaveLength(2);
-    expect(last.operations).toContainEqual({ op: "replace", path: "/data/person/_id", value: KIP });
+    expect(last.operations).toContainEqual({
+      op: "replace",
+      path: "/data/person",
+      value: { _id: KIP },
+    });
     expect(last.operations).toContainEqual({
       op: "add",
       path: "/data/children/0/children/0",
@@ -348,5 +353,91 @@ describe("TreeSaver with JSON Patch saves", () => {
     };
     expect(structurePatch(saved, replaced)).toBeNull();
     expect(structurePatch(saved, saved)).toEqual([]);
+  });
+
+  /** Every path of a tree, root first. */
+  const paths = (root: TreeNode, at: number[] = []): NodePath[] => [
+    at,
+    ...root.children.flatMap((child, i) => paths(child, [...at, i])),
+  ];
+
+  /** One of the editor's structure edits, chosen by numbers (so fast-check can shrink them). */
+  function edit(root: TreeNode, [kind, pick, value]: [number, number, number]): TreeNode {
+    const all = paths(root);
+    const path = all[pick % all.length]!;
+    const id = `p${value}`;
+    switch (kind) {
+      case 0:
+        return addChild(root, path);
+      case 1:
+        return deleteNode(root, path);
+      case 2:
+        return mergeNode(root, path, { person: value % 3 === 0 ? null : { _id: id } });
+      case 3:
+        return mergeNode(root, path, {
+          partners: value % 2 ? [] : [{ type: "MARRIED", people: [{ _id: id }] }],
+        });
+      case 4:
+        return mergeNode(root, path, {
+          hidden: value % 2 === 0,
+          parentType: value % 2 ? "CLONE" : "NONE",
+        });
+      default:
+        return mergeNode(root, path, { parents: [{ _id: id }], adoptiveParents: [] });
+    }
+  }
+
+  it("gives, applied to the stored tree, exactly the new tree for any run of edits", () => {
+    const step = fc.tuple(fc.nat(5), fc.nat(), fc.nat(20));
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 12 }), fc.array(step, { maxLength: 12 }), (a, b) => {
+        // saved and next share whatever the edits after `saved` did not touch, as in the editor
+        const saved = a.reduce(edit, named());
+        const next = b.reduce(edit, saved);
+        const operations = structurePatch(saved, next);
+        expect(operations).not.toBeNull();
+        const server = { data: storedForm(saved) };
+        applyPatch(server, operations!, true, true, true);
+        expect(server.data).toEqual(storedForm(next));
+        // equal trees that share nothing (a reload) give no operations
+        expect(structurePatch(next, JSON.parse(JSON.stringify(next)) as TreeNode)).toEqual([]);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("works out a save after one edit of a large tree along its path, not over the whole tree", async () => {
+    let base: TreeNode = named();
+    for (let i = 0; i < 2_000; i += 1) base = addChild(base, i % 2 ? [] : [0]);
+    // Each of the root's children notes when it is looked into.
+    const opened = new Set<TreeNode>();
+    const watch = (node: TreeNode): TreeNode =>
+      new Proxy(node, {
+        get(target, key, receiver) {
+          opened.add(target);
+          return Reflect.get(target, key, receiver) as unknown;
+        },
+      });
+    const saved = { ...base, children: base.children.map(watch) };
+    const patches: Operation[][] = [];
+    const saver = new TreeSaver({
+      data: saved,
+      version: 1,
+      send: () => Promise.reject(new Error("a whole body was sent")),
+      sendPatch: (operations, version) => {
+        patches.push(operations);
+        return Promise.resolve({ version: version + 1 });
+      },
+      isConflict: () => false,
+    });
+    const next = addChild(saved, [0, 5]);
+    opened.clear();
+    saver.update(next);
+    await saver.save(true);
+    expect(patches).toEqual([
+      [{ op: "add", path: "/data/children/0/children/5/children/0", value: emptyNode() }],
+    ]);
+    // the root's first child is on the edit's path; the other thousand are not opened
+    expect(opened.size).toBe(1);
   });
 });

@@ -1,6 +1,6 @@
-// The default export: under plain Node (tsx, the bench) the CommonJS build has no named exports.
-import jsonPatch, { type Operation } from "fast-json-patch";
-import { type PersonRef, type TreeNode, TREE_PATCH_LIMITS } from "@/lib/schemas/tree";
+import type { Operation } from "fast-json-patch";
+import type { PersonRef, TreeNode } from "@/lib/schemas/tree";
+import { TREE_PATCH_LIMITS } from "@/lib/tree/patch-limits";
 
 /**
  * saved: the server has what is shown; pending: a change waits for the autosave; saving: a
@@ -57,15 +57,102 @@ export function storedForm(node: TreeNode): TreeNode {
   };
 }
 
+const sameIds = (a: readonly PersonRef[], b: readonly PersonRef[]) =>
+  a === b || (a.length === b.length && a.every((ref, i) => ref._id === b[i]!._id));
+
+const samePartners = (a: TreeNode["partners"], b: TreeNode["partners"]) =>
+  a === b ||
+  (a.length === b.length &&
+    a.every((row, i) => row.type === b[i]!.type && sameIds(row.people, b[i]!.people)));
+
+/** The first index at which two child lists hold different nodes (or one of them ends). */
+function sharedPrefix(a: readonly TreeNode[], b: readonly TreeNode[]): number {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i += 1;
+  return i;
+}
+
+/** How many nodes at the ends of two child lists are the same, without reaching `from`. */
+function sharedSuffix(a: readonly TreeNode[], b: readonly TreeNode[], from: number): number {
+  let n = 0;
+  while (
+    n < a.length - from &&
+    n < b.length - from &&
+    a[a.length - 1 - n] === b[b.length - 1 - n]
+  ) {
+    n += 1;
+  }
+  return n;
+}
+
 /**
- * The JSON Patch that turns the saved structure into `next` (both in stored form), or null when
- * the whole body is the better thing to send: too many operations, or no fewer bytes.
+ * Appends to `out` the operations that turn node `a` into node `b` at `path`. A subtree an edit
+ * did not touch is the very same object in both trees (the reducers copy only the nodes on the
+ * way to an edit, and the history keeps whole trees), so it is passed over without a look inside:
+ * one edit costs a walk down its path, not a comparison of 10,000 nodes. Trees that are equal
+ * but not shared (a reload) are compared in full and give no operations.
+ */
+function diffNode(a: TreeNode, b: TreeNode, path: string, out: Operation[]): void {
+  if (a === b) return;
+  if ((a.person?._id ?? null) !== (b.person?._id ?? null)) {
+    out.push({
+      op: "replace",
+      path: `${path}/person`,
+      value: b.person ? { _id: b.person._id } : null,
+    });
+  }
+  if (!samePartners(a.partners, b.partners)) {
+    out.push({ op: "replace", path: `${path}/partners`, value: storedForm(b).partners });
+  }
+  if (a.parentType !== b.parentType) {
+    out.push({ op: "replace", path: `${path}/parentType`, value: b.parentType });
+  }
+  if (!sameIds(a.parents, b.parents)) {
+    out.push({ op: "replace", path: `${path}/parents`, value: refIds(b.parents) });
+  }
+  if (!sameIds(a.adoptiveParents, b.adoptiveParents)) {
+    out.push({ op: "replace", path: `${path}/adoptiveParents`, value: refIds(b.adoptiveParents) });
+  }
+  if (a.hidden !== b.hidden) out.push({ op: "replace", path: `${path}/hidden`, value: b.hidden });
+  diffChildren(a.children, b.children, `${path}/children`, out);
+}
+
+function diffChildren(a: TreeNode[], b: TreeNode[], path: string, out: Operation[]): void {
+  if (a === b) return;
+  const start = sharedPrefix(a, b);
+  const end = sharedSuffix(a, b, start);
+  // One node added or removed (the usual edit): the nodes after it only move along.
+  if (start + end === a.length && b.length === a.length + 1) {
+    out.push({ op: "add", path: `${path}/${start}`, value: storedForm(b[start]!) });
+    return;
+  }
+  if (start + end === b.length && a.length === b.length + 1) {
+    out.push({ op: "remove", path: `${path}/${start}` });
+    return;
+  }
+  const common = Math.min(a.length, b.length);
+  for (let i = start; i < common; i += 1) diffNode(a[i]!, b[i]!, `${path}/${i}`, out);
+  for (let i = common; i < b.length; i += 1) {
+    out.push({ op: "add", path: `${path}/${i}`, value: storedForm(b[i]!) });
+  }
+  for (let i = a.length - 1; i >= common; i -= 1) out.push({ op: "remove", path: `${path}/${i}` });
+}
+
+/**
+ * The JSON Patch (RFC 6902, paths of the stored tree, values in stored form) that turns the
+ * saved structure into `next`; either tree may be in GET's form (names in references), since
+ * references are compared by id. null when the whole body is the better thing to send: too many
+ * operations, or no fewer bytes.
  */
 export function structurePatch(saved: TreeNode, next: TreeNode): Operation[] | null {
-  const operations = jsonPatch.compare({ data: saved }, { data: next });
+  const operations: Operation[] = [];
+  diffNode(saved, next, "/data", operations);
   if (operations.length > TREE_PATCH_LIMITS.maxOperations) return null;
+  if (operations.length === 0) return operations;
   const length = JSON.stringify(operations).length;
-  if (length >= PATCH_CHECK_FROM && length >= JSON.stringify({ data: next }).length) return null;
+  if (length >= PATCH_CHECK_FROM && length >= JSON.stringify({ data: storedForm(next) }).length) {
+    return null;
+  }
   return operations;
 }
 
@@ -76,8 +163,6 @@ export function structurePatch(saved: TreeNode, next: TreeNode): Operation[] | n
  */
 export class TreeSaver {
   private saved: TreeNode;
-  /** `saved` in stored form, worked out once per save (patches start from it). */
-  private savedStored: TreeNode | null = null;
   private latest: TreeNode;
   private version: number;
   private timer: ReturnType<typeof setTimeout> | null = null;
@@ -160,10 +245,9 @@ export class TreeSaver {
     try {
       const sent = this.options.sendPatch
         ? await this.sendChanges(data, this.options.sendPatch)
-        : { version: (await this.options.send(data, this.version)).version, stored: null };
+        : await this.options.send(data, this.version);
       this.version = sent.version;
       this.saved = data;
-      this.savedStored = sent.stored;
       if (manual) this.options.onManualSave?.();
       this.setStatus(this.dirty ? "pending" : "saved");
     } catch (error) {
@@ -184,18 +268,16 @@ export class TreeSaver {
   private async sendChanges(
     data: TreeNode,
     sendPatch: NonNullable<TreeSaverOptions["sendPatch"]>,
-  ): Promise<{ version: number; stored: TreeNode }> {
-    this.savedStored ??= storedForm(this.saved);
-    const stored = storedForm(data);
-    const operations = structurePatch(this.savedStored, stored);
+  ): Promise<{ version: number }> {
+    const operations = structurePatch(this.saved, data);
     if (operations) {
       try {
-        return { version: (await sendPatch(operations, this.version)).version, stored };
+        return await sendPatch(operations, this.version);
       } catch (error) {
         if (!this.options.isRefusedPatch?.(error)) throw error;
       }
     }
-    return { version: (await this.options.send(stored, this.version)).version, stored };
+    return this.options.send(storedForm(data), this.version);
   }
 
   /** After a save: run a queued manual save, or autosave changes made meanwhile. */

@@ -3,7 +3,8 @@ import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { api, ApiRequestError } from "@/lib/client/api";
 import { notify } from "@/lib/client/toast";
-import { JSON_PATCH_TYPE, type TreeNode } from "@/lib/schemas/tree";
+import type { TreeNode } from "@/lib/schemas/tree";
+import { JSON_PATCH_TYPE } from "@/lib/tree/patch-limits";
 import { TreeSaver, type SaveStatus } from "./tree-saver";
 
 export const AUTOSAVE_DELAY = 1000;

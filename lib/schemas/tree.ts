@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { JSON_PATCH_TYPE, TREE_PATCH_LIMITS } from "@/lib/tree/patch-limits";
 import { objectId } from "./common";
 
 export const PARTNER_TYPES = ["PARTNER", "EX_PARTNER", "MARRIED", "ABDUCTION"] as const;
@@ -120,8 +121,7 @@ export const updateTreeDetailsBody = z.object({
 });
 
 /** Bounds of one JSON Patch (RFC 6902) of a tree's structure. */
-export const TREE_PATCH_LIMITS = { maxOperations: 10_000, maxPointer: 20_000 } as const;
-export const JSON_PATCH_TYPE = "application/json-patch+json";
+export { JSON_PATCH_TYPE, TREE_PATCH_LIMITS };
 
 /** Keys a patch may never name: writing them would reach an object's prototype. */
 const FORBIDDEN_SEGMENTS = new Set(["__proto__", "constructor", "prototype"]);

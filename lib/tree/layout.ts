@@ -99,19 +99,16 @@ export interface TreeLayout {
   bounds: Bounds;
 }
 
-/** The name column of a person: as wide as their longer name line, within nameMaxWidth. */
-const nameWidths = new WeakMap<Person, number>();
+/**
+ * The name column of a person: as wide as their longer name line, within nameMaxWidth. textWidth
+ * measures each distinct name once.
+ */
 export function nameColumn(person: Person | undefined): number {
   if (!person) return 0;
-  let width = nameWidths.get(person);
-  if (width === undefined) {
-    width = Math.min(
-      LAYOUT.nameMaxWidth,
-      Math.ceil(Math.max(textWidth(person.firstName, true), textWidth(person.lastName))),
-    );
-    nameWidths.set(person, width);
-  }
-  return width;
+  return Math.min(
+    LAYOUT.nameMaxWidth,
+    Math.ceil(Math.max(textWidth(person.firstName, true), textWidth(person.lastName))),
+  );
 }
 
 interface Column {

@@ -4,6 +4,7 @@
 // has one shell and a link home without JavaScript. Each at a desktop and a phone size.
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { getTree, openEditor, waitForSaved } from "./support/editor";
+import { docScreenshot } from "./support/screenshots";
 import { bearer, loginInBrowser, newCredentials, signUpViaApi } from "./support/session";
 import { createPersonViaApi, createTreeViaApi, publishViaApi } from "./tree-fixtures";
 
@@ -11,8 +12,6 @@ const SIZES = [
   { name: "desktop", width: 1440, height: 900 },
   { name: "phone", width: 390, height: 844 },
 ] as const;
-
-const shots = process.env.FORMS_SCREENSHOTS;
 
 /** Every toast on screen, and the error and warning ones. */
 const toasts = (page: Page) => page.locator("[data-sonner-toast]");
@@ -49,7 +48,7 @@ for (const size of SIZES) {
 
       const guide = page.getByRole("region", { name: "Your tree is empty" });
       await expect(guide).toBeVisible();
-      if (shots) await page.screenshot({ path: `${shots}/forms-empty-tree-${size.name}.png` });
+      await docScreenshot(page, `forms-empty-tree-${size.name}-after.png`);
 
       // Clicking the "?" node opens the node's editor.
       await page.getByRole("button", { name: "Choose a Sim for this node" }).click();
@@ -63,7 +62,7 @@ for (const size of SIZES) {
       await expect(
         dialog.getByRole("option", { name: 'Create a new Sim "Bella Goth"' }),
       ).toBeVisible();
-      if (shots) await page.screenshot({ path: `${shots}/forms-picker-${size.name}.png` });
+      await docScreenshot(page, `forms-picker-${size.name}-after.png`);
       await picker.press("Enter");
 
       // Back on the node's menu, with the new Sim set on the node.
@@ -161,7 +160,7 @@ for (const size of SIZES) {
       await page.getByRole("button", { name: "Create Account" }).click();
       await expectBeside(username, "That username is taken");
       await expectNoProblemToasts(page);
-      if (shots) await page.screenshot({ path: `${shots}/forms-signup-error-${size.name}.png` });
+      await docScreenshot(page, `forms-signup-error-${size.name}-after.png`);
 
       // Typing in the field clears its message.
       await username.fill(fresh.username);

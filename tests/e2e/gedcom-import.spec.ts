@@ -2,6 +2,7 @@
 // the import read past (counted by kind, with line numbers) and opens the tree on request, titled
 // after the chosen file.
 import { expect, test } from "@playwright/test";
+import { docScreenshot } from "./support/screenshots";
 import { bearer, loginInBrowser, signUpViaApi } from "./support/session";
 
 /** Two families, 40 pointers to missing families and a record id on a CONT line, in UTF-16LE. */
@@ -55,9 +56,9 @@ test("a damaged GEDCOM imports, and the import page lists what it read past", as
     "40 pointers refer to records that are not in the file; they were left out: lines 29, 32, 35, 38, 41 and 35 more.",
   ]);
   await expect(page.getByText("43 Sims in 41 families")).toBeVisible();
-  await page.screenshot({ path: "docs/screenshots/gedcom-import-notes-1440.png", fullPage: true });
+  await docScreenshot(page, "gedcom-import-notes-1440.png", { fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: "docs/screenshots/gedcom-import-notes-390.png", fullPage: true });
+  await docScreenshot(page, "gedcom-import-notes-390.png", { fullPage: true });
 
   const trees = (await (
     await request.get("/api/trees", { headers: bearer(user.token) })
