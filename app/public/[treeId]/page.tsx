@@ -1,6 +1,6 @@
 import { headers } from "next/headers";
 import { preload } from "react-dom";
-import { avatarUrl } from "@/components/image-manager/image-url";
+import { avatarUrl } from "@/lib/image-url";
 import { IntentLink } from "@/components/ui/intent-link";
 import { countView } from "@/lib/server/published/count-view";
 import { FirstGenerations } from "@/components/public-tree/first-generations";
