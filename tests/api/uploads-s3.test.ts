@@ -1,13 +1,11 @@
 // The upload flow end to end on an S3 bucket (s3rver over HTTP, tests/helpers/setup-s3rver.ts):
 // presigned URL → the browser's PUT to the bucket → PUT /api/upload/confirm (every check of
 // ADR 004) → variants served by Accept (ADR 015); and the temporary-upload cleanup on the bucket.
-import { randomUUID } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getEnv } from "@/lib/env";
-import { createSession } from "@/lib/server/auth/session";
 import { db } from "@/lib/server/db";
 import { getStorage } from "@/lib/server/storage";
 import { S3Storage } from "@/lib/server/storage/s3";
@@ -18,6 +16,7 @@ import { incomingKey, masterKey, variantKey } from "@/lib/server/uploads/image-f
 import { MAX_STORED_SIDE } from "@/lib/server/uploads/lean-image";
 import { TOO_BIG } from "@/lib/server/uploads/receive-upload";
 import { api, call, detailOf } from "../helpers/api";
+import { createUser, type TestUser } from "../helpers/factories";
 import { storeUploadsOnS3 } from "../helpers/s3";
 import {
   HTML_FILE,
@@ -31,17 +30,8 @@ import {
 type ImageType = "image/png" | "image/jpeg";
 
 const bucket = storeUploadsOnS3("uploads");
-let alice: { username: string; token: string };
-let bob: { username: string; token: string };
-
-async function createUser() {
-  const username = `s3u_${randomUUID().slice(0, 12)}`;
-  const user = await db.user.create({
-    data: { id: username, email: `${username}@example.com`, passwordHash: "not-a-real-hash" },
-    select: { id: true, accountId: true },
-  });
-  return { username, token: await createSession(user) };
-}
+let alice: TestUser;
+let bob: TestUser;
 
 beforeAll(async () => {
   [alice, bob] = await Promise.all([createUser(), createUser()]);
