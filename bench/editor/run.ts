@@ -10,12 +10,12 @@
  * seeded once and then opened LOAD_RUNS times (BENCH_EDITOR_LOADS), one after another, each in a
  * fresh browser context; load and add-child figures are the medians of those samples.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs/promises";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import { chromium, type Browser, type Page } from "@playwright/test";
+import type { Browser, Page } from "@playwright/test";
+import { describeChromium, ensureServer, launchChromium, NAME_SHIM } from "../support/chromium";
 import type { Person } from "@/lib/schemas/person";
 import type { TreeNode } from "@/lib/schemas/tree";
 import { generateGenealogy } from "./gedcom";
@@ -62,16 +62,8 @@ const FAMILY_CHART_LOADS = new Map([
 ]);
 const VIEWPORT = { width: 1280, height: 800 };
 const PAN_ZOOM_MS = 5_000;
-const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--enable-precise-memory-info",
-];
+/** Memory figures need Chromium's precise counters. */
+const EXTRA_CHROMIUM_ARGS = ["--enable-precise-memory-info"];
 
 const port = Number(process.env.E2E_PORT ?? 3304);
 const baseURL = process.env.BENCH_BASE_URL ?? `http://127.0.0.1:${port}`;
@@ -80,39 +72,6 @@ const root = path.resolve(import.meta.dirname, "../..");
 // ---------------------------------------------------------------------------------------------
 // The server and the API
 // ---------------------------------------------------------------------------------------------
-
-async function answers(url: string): Promise<boolean> {
-  try {
-    return (await fetch(url)).ok;
-  } catch {
-    return false;
-  }
-}
-
-async function ensureServer(): Promise<ChildProcess | null> {
-  if (await answers(`${baseURL}/api/version`)) return null;
-  if (process.env.BENCH_BASE_URL) throw new Error(`${baseURL} does not answer`);
-  console.log(`Starting the app on ${baseURL} (a build may come first)…`);
-  const child = spawn("npx", ["tsx", "tests/e2e/support/serve.ts"], {
-    cwd: root,
-    env: {
-      ...process.env,
-      E2E_PORT: String(port),
-      E2E_SMTP_PORT: process.env.E2E_SMTP_PORT ?? String(port - 700),
-      E2E_DB: process.env.E2E_DB ?? "heirloom_bench_editor",
-      HEIRLOOM_DIST_DIR: process.env.HEIRLOOM_DIST_DIR ?? ".next-bench",
-    },
-    stdio: ["ignore", "inherit", "inherit"],
-    detached: true,
-  });
-  const deadline = Date.now() + 600_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`The server exited with ${child.exitCode}`);
-    if (await answers(`${baseURL}/api/version`)) return child;
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-  }
-  throw new Error("The server did not start in 10 minutes");
-}
 
 /** Seeding sends 10,000 requests; a database restart by someone else's test should not end the run. */
 const SEED_ATTEMPTS = 4;
@@ -401,9 +360,6 @@ interface EditorFigures {
 }
 
 type Shape = "deep" | "wide" | "genealogy";
-
-/** tsx (esbuild with keepNames) wraps named functions in __name(), which pages lack. */
-const NAME_SHIM = "globalThis.__name = (fn) => fn;";
 
 /** Waits until the editor's save status is (or, with `saved` false, is no longer) "saved". */
 async function waitForSaved(page: Page, saved: boolean, timeout: number) {
@@ -942,12 +898,17 @@ async function main() {
     loadAverageAtStart: os.loadavg().map((value) => round(value, 2)),
     node: process.version,
   };
-  const server = await ensureServer();
-  const fcServer = await serveFamilyChart();
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: CHROMIUM_ARGS,
+  const server = await ensureServer({
+    baseURL,
+    port,
+    env: {
+      E2E_SMTP_PORT: process.env.E2E_SMTP_PORT ?? String(port - 700),
+      E2E_DB: process.env.E2E_DB ?? "heirloom_bench_editor",
+      HEIRLOOM_DIST_DIR: process.env.HEIRLOOM_DIST_DIR ?? ".next-bench",
+    },
   });
+  const fcServer = await serveFamilyChart();
+  const browser = await launchChromium(EXTRA_CHROMIUM_ARGS);
   const only = process.env.BENCH_SIZES?.split(",").map(Number) ?? SIZES;
   const cases: { shape: Shape; sims: number; chartRuns?: number }[] = [];
   for (const shape of SHAPES) {
@@ -1073,7 +1034,7 @@ async function main() {
     startedAt,
     finishedAt: new Date().toISOString(),
     machine: { ...machine, loadAverageAtEnd: os.loadavg().map((value) => round(value, 2)) },
-    browser: "Debian Chromium, headless, " + CHROMIUM_ARGS.join(" "),
+    browser: describeChromium(EXTRA_CHROMIUM_ARGS),
     viewport: VIEWPORT,
     method: {
       loads: `median of ${LOAD_RUNS} loads, each in a fresh context: each size is seeded once, then opened ${LOAD_RUNS} times one after another, each in a fresh browser context (empty cache, like a new visitor); paintedMs, interactiveMs, firstLayoutMs, domContentLoadedMs and addChild are those medians, the samples are in load order (*SamplesMs, loads); requests is the first load's, requestsMedian each request's median over the loads`,

@@ -18,10 +18,10 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import zlib from "node:zlib";
-import { chromium } from "@playwright/test";
 import autocannon, { type Result } from "autocannon";
 import pg from "pg";
 import { median, percentile, round } from "../editor/stats";
+import { launchChromium } from "../support/chromium";
 import { generateGedcom, type Shape } from "./gedcom";
 
 const port = Number(process.env.BENCH_PORT ?? 3450);
@@ -197,10 +197,7 @@ async function main() {
   const server = await ensureServer();
   const stats = new pg.Client({ connectionString: `${postgresUrl}/${database}` });
   await stats.connect();
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
-  });
+  const browser = await launchChromium();
   const results: Record<string, unknown>[] = [];
   let hot: Record<string, unknown> | null = null;
   try {
