@@ -283,15 +283,7 @@ async function main() {
     loadAverageAtStart: os.loadavg().map((value) => round(value, 2)),
     node: process.version,
   };
-  const server = await ensureServer({
-    baseURL,
-    port,
-    env: {
-      E2E_SMTP_PORT: process.env.E2E_SMTP_PORT ?? String(port - 700),
-      E2E_DB: process.env.E2E_DB ?? "heirloom_bench_export",
-      HEIRLOOM_DIST_DIR: process.env.HEIRLOOM_DIST_DIR ?? ".next-bench",
-    },
-  });
+  const server = await ensureServer({ baseURL, port, database: "heirloom_bench_export" });
   const browser = await launchChromium();
   const only = process.env.BENCH_SIZES?.split(",").map(Number) ?? SIZES;
   const results: { sims: number; seedMs: number; runs: ExportRun[] }[] = [];

@@ -3,29 +3,19 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { chromium, type Browser } from "@playwright/test";
+import { chromiumArgs } from "../../tests/e2e/support/config";
 
-/** Flags that keep Chromium's own background work out of the figures. */
-export const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
-
-/** Debian's Chromium (CHROMIUM_PATH overrides), headless, with CHROMIUM_ARGS and `extraArgs`. */
+/** Debian's Chromium (CHROMIUM_PATH overrides), headless, with the browser tests' flags and `extraArgs`. */
 export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: [...CHROMIUM_ARGS, ...extraArgs],
+    args: [...chromiumArgs, ...extraArgs],
   });
 }
 
 /** How the browser is described in a bench's results. */
 export const describeChromium = (extraArgs: string[] = []) =>
-  "Debian Chromium, headless, " + [...CHROMIUM_ARGS, ...extraArgs].join(" ");
+  "Debian Chromium, headless, " + [...chromiumArgs, ...extraArgs].join(" ");
 
 /** tsx (esbuild with keepNames) wraps named functions in __name(), which pages lack. */
 export const NAME_SHIM = "globalThis.__name = (fn) => fn;";
@@ -41,22 +31,29 @@ export async function answers(url: string): Promise<boolean> {
 }
 
 /**
- * The app at `baseURL`: null when it already answers, else the production build started on `port`
- * (tests/e2e/support/serve.ts; a build may come first) with `env`, once it answers.
+ * The app at `baseURL`: null when it already answers, else the production build (in .next-bench)
+ * started on `port` with its own `database` (tests/e2e/support/serve.ts; a build may come first;
+ * E2E_SMTP_PORT, E2E_DB and HEIRLOOM_DIST_DIR override), once it answers.
  */
 export async function ensureServer(options: {
   baseURL: string;
   port: number;
-  env: Record<string, string>;
+  database: string;
   timeoutMs?: number;
 }): Promise<ChildProcess | null> {
-  const { baseURL, port, env, timeoutMs = 600_000 } = options;
+  const { baseURL, port, database, timeoutMs = 600_000 } = options;
   if (await answers(`${baseURL}/api/version`)) return null;
   if (process.env.BENCH_BASE_URL) throw new Error(`${baseURL} does not answer`);
   console.log(`Starting the app on ${baseURL} (a build may come first)…`);
   const child = spawn("npx", ["tsx", "tests/e2e/support/serve.ts"], {
     cwd: root,
-    env: { ...process.env, E2E_PORT: String(port), ...env },
+    env: {
+      ...process.env,
+      E2E_PORT: String(port),
+      E2E_SMTP_PORT: process.env.E2E_SMTP_PORT ?? String(port - 700),
+      E2E_DB: process.env.E2E_DB ?? database,
+      HEIRLOOM_DIST_DIR: process.env.HEIRLOOM_DIST_DIR ?? ".next-bench",
+    },
     stdio: ["ignore", "inherit", "inherit"],
     detached: true,
   });
