@@ -2,5 +2,6 @@
 import type { Linter } from "eslint";
 
 export const BOTH_WORLDS: string[];
+export const BOUNDARIES: Linter.Config;
 declare const config: Linter.Config[];
 export default config;
