@@ -1,6 +1,94 @@
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
+import boundaries from "eslint-plugin-boundaries";
 import tseslint from "typescript-eslint";
+
+/**
+ * The rooms of the house and the arrows between them (docs/architecture.md,
+ * lib/server/front/README.md). The first pattern a file matches names its room.
+ */
+export const ROOMS = [
+  { type: "front", pattern: "lib/server/front", partialMatch: false },
+  { type: "server", pattern: "lib/server", partialMatch: false },
+  { type: "client", pattern: "lib/client", partialMatch: false },
+  { type: "tree-image", pattern: "lib/tree-image", partialMatch: false },
+  { type: "shared", pattern: "lib", partialMatch: false },
+  { type: "components", pattern: "components", partialMatch: false },
+  { type: "app", pattern: "app", partialMatch: false },
+];
+
+/**
+ * The modules under lib/server that both server worlds load: Next's bundle and the server in front
+ * of it (lib/server/front/, run by tsx outside the bundle). They import no "server-only" module;
+ * every other file under lib/server outside front/ starts with `import "server-only"`
+ * (lib/boundaries.test.ts holds this list to that).
+ */
+export const BOTH_WORLDS = [
+  "lib/server/front/pg-pool.ts",
+  "lib/server/front/process-logger.ts",
+  "lib/server/front/process-singletons.ts",
+  "lib/server/auth/verify.ts",
+  "lib/server/concurrency.ts",
+  "lib/server/data-lock.ts",
+  "lib/server/published/snapshot-url.ts",
+  "lib/server/published/view-counter.ts",
+  "lib/server/sql/publish.ts",
+  "lib/server/sql/reads.ts",
+  "lib/server/storable.ts",
+  "lib/server/storage/content-type.ts",
+  "lib/server/trees/etag.ts",
+  "lib/server/trees/ref-names.ts",
+  "lib/server/uploads/image-files.ts",
+  "lib/server/uploads/lean-image.ts",
+];
+
+/** The parts of lib/tree-image that run only in the browser (they fetch through lib/client). */
+const BROWSER_ONLY = ["lib/tree-image/embed.ts", "lib/tree-image/export-image.ts"];
+
+const to = (...types) => ({ to: { element: { types: { anyOf: types } } } });
+const bothWorlds = { to: { file: { categories: "both-worlds" } } };
+
+/** app -> components -> lib; UI never imports lib/server; nothing in Next's bundle imports front. */
+export const ARROWS = [
+  {
+    from: { element: { type: "app" } },
+    allow: to("app", "components", "client", "tree-image", "shared", "server"),
+  },
+  { from: { element: { type: "app" } }, allow: bothWorlds },
+  {
+    from: { element: { type: "components" } },
+    allow: to("components", "client", "tree-image", "shared"),
+  },
+  { from: { element: { type: "client" } }, allow: to("client", "shared") },
+  { from: { element: { type: "tree-image" } }, allow: to("tree-image", "client", "shared") },
+  { from: { element: { type: "shared" } }, allow: to("shared") },
+  { from: { element: { type: "server" } }, allow: to("server", "shared", "tree-image") },
+  { from: { element: { type: "server" } }, allow: bothWorlds },
+  {
+    from: { element: { type: "server" } },
+    disallow: { to: { file: { categories: "browser-only" } } },
+  },
+  { from: { element: { type: "front" } }, allow: to("front", "shared") },
+  { from: { element: { type: "front" } }, allow: bothWorlds },
+];
+
+/** The rooms and arrows as one config block (lib/boundaries.test.ts lints with it alone). */
+export const BOUNDARIES = {
+  files: ["**/*.{ts,tsx}"],
+  plugins: { boundaries },
+  settings: {
+    "import/resolver": { typescript: { alwaysTryTypes: true } },
+    "boundaries/elements": ROOMS,
+    "boundaries/files": [
+      { category: "both-worlds", pattern: BOTH_WORLDS },
+      { category: "browser-only", pattern: BROWSER_ONLY },
+    ],
+  },
+  rules: {
+    "boundaries/dependencies": ["error", { default: "disallow", policies: ARROWS }],
+    // "import/no-cycle" costs minutes a run on this code base with the TypeScript resolver.
+  },
+};
 
 export default tseslint.config(
   {
@@ -17,6 +105,8 @@ export default tseslint.config(
       "playwright-report/**",
       "next-env.d.ts",
       "**/*.mjs",
+      // Files that break the rules on purpose, linted by lib/boundaries.test.ts only.
+      "**/*.lint-fixture.ts",
     ],
   },
   ...nextVitals,
@@ -51,6 +141,7 @@ export default tseslint.config(
       ],
     },
   },
+  BOUNDARIES,
   {
     files: ["components/ui/intent-link.tsx"],
     rules: { "no-restricted-imports": "off" },

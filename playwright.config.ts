@@ -1,16 +1,7 @@
 import { defineConfig, devices } from "@playwright/test";
-import { e2e } from "./tests/e2e/support/config";
+import { chromiumArgs, e2e } from "./tests/e2e/support/config";
 
 // Browser downloads are not possible here: Debian's Chromium is used instead.
-const chromiumArgs = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 
 export default defineConfig({
   testDir: "tests/e2e",

@@ -14,7 +14,8 @@ import fs from "node:fs/promises";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import { chromium, type Browser, type CDPSession, type Page } from "@playwright/test";
+import type { Browser, CDPSession, Page } from "@playwright/test";
+import { describeChromium, launchChromium, NAME_SHIM } from "../support/chromium";
 import type { Person } from "@/lib/schemas/person";
 import type { TreeNode } from "@/lib/schemas/tree";
 import { generateLegacy, generateWideLegacy, type LegacyStats } from "./generate";
@@ -55,16 +56,8 @@ const FAMILY_CHART_LOADS = new Map([
 ]);
 const VIEWPORT = { width: 1280, height: 800 };
 const PAN_ZOOM_MS = 5_000;
-const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--enable-precise-memory-info",
-];
+/** Memory figures need Chromium's precise counters. */
+const EXTRA_CHROMIUM_ARGS = ["--enable-precise-memory-info"];
 
 const port = Number(process.env.E2E_PORT ?? 3304);
 const baseURL = process.env.BENCH_BASE_URL ?? `http://127.0.0.1:${port}`;
@@ -229,9 +222,6 @@ interface EditorFigures {
 }
 
 type Shape = "deep" | "wide" | "genealogy";
-
-/** tsx (esbuild with keepNames) wraps named functions in __name(), which pages lack. */
-const NAME_SHIM = "globalThis.__name = (fn) => fn;";
 
 /** Waits until the editor's save status is (or, with `saved` false, is no longer) "saved". */
 async function waitForSaved(page: Page, saved: boolean, timeout: number) {
@@ -791,10 +781,7 @@ async function main() {
   };
   const server = await ensureServer(baseURL, port, "heirloom_bench_editor");
   const fcServer = await serveFamilyChart();
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: CHROMIUM_ARGS,
-  });
+  const browser = await launchChromium(EXTRA_CHROMIUM_ARGS);
   const only = process.env.BENCH_SIZES?.split(",").map(Number) ?? SIZES;
   const cases: { shape: Shape; sims: number; chartRuns?: number }[] = [];
   for (const shape of SHAPES) {
@@ -923,7 +910,7 @@ async function main() {
     startedAt,
     finishedAt: new Date().toISOString(),
     machine: { ...machine, loadAverageAtEnd: os.loadavg().map((value) => round(value, 2)) },
-    browser: "Debian Chromium, headless, " + CHROMIUM_ARGS.join(" "),
+    browser: describeChromium(EXTRA_CHROMIUM_ARGS),
     viewport: VIEWPORT,
     method: {
       loads: `median of ${LOAD_RUNS} loads, each in a fresh context: each size is seeded once, then opened ${LOAD_RUNS} times one after another, each in a fresh browser context (empty cache, like a new visitor); paintedMs, interactiveMs, firstLayoutMs, domContentLoadedMs and addChild are those medians, the samples are in load order (*SamplesMs, loads); requests is the first load's, requestsMedian each request's median over the loads`,

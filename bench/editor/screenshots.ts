@@ -5,8 +5,8 @@
  * `npx tsx bench/editor/screenshots.ts http://127.0.0.1:3470 before`.
  */
 import path from "node:path";
-import { chromium } from "@playwright/test";
 import type { Person } from "@/lib/schemas/person";
+import { launchChromium } from "../support/chromium";
 import type { TreeNode } from "@/lib/schemas/tree";
 import { emptyNode } from "@/lib/tree/empty-node";
 
@@ -85,10 +85,7 @@ const data = node({
 });
 await call("PATCH", `/api/trees/${tree._id}`, { data }, token);
 
-const browser = await chromium.launch({
-  executablePath: "/usr/bin/chromium",
-  args: ["--no-sandbox"],
-});
+const browser = await launchChromium();
 for (const viewport of [
   { width: 1440, height: 900 },
   { width: 390, height: 844 },

@@ -3,57 +3,20 @@
  * Sims, then its structure in one PATCH) or a generated GEDCOM genealogy imported as a new tree.
  * Shared by run.ts and trace.ts.
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import path from "node:path";
 import type { Person } from "@/lib/schemas/person";
 import type { TreeNode } from "@/lib/schemas/tree";
+import { ensureServer as startApp } from "../support/chromium";
 import { generateGenealogy } from "./gedcom";
 import { legacyStats, type LegacyStats, type SyntheticLegacy } from "./generate";
 
 let baseURL = "";
-const root = path.resolve(import.meta.dirname, "../..");
-
-async function answers(url: string): Promise<boolean> {
-  try {
-    return (await fetch(url)).ok;
-  } catch {
-    return false;
-  }
-}
 
 /**
- * The app to measure: `url` if it answers; else, unless BENCH_BASE_URL named it, the e2e server
- * (tests/e2e/support/serve.ts: a fresh `database`) started on `port` like Playwright's webServer,
- * which the caller stops (the process group of the child answered).
+ * The app to measure: `url` if it answers; else, unless BENCH_BASE_URL named it, the production
+ * app started on `port` with a fresh `database` (bench/support/chromium.ts), which the caller stops.
  */
-export async function ensureServer(
-  url: string,
-  port: number,
-  database: string,
-): Promise<ChildProcess | null> {
-  if (await answers(`${url}/api/version`)) return null;
-  if (process.env.BENCH_BASE_URL) throw new Error(`${url} does not answer`);
-  console.log(`Starting the app on ${url} (a build may come first)…`);
-  const child = spawn("npx", ["tsx", "tests/e2e/support/serve.ts"], {
-    cwd: root,
-    env: {
-      ...process.env,
-      E2E_PORT: String(port),
-      E2E_SMTP_PORT: process.env.E2E_SMTP_PORT ?? String(port - 700),
-      E2E_DB: process.env.E2E_DB ?? database,
-      HEIRLOOM_DIST_DIR: process.env.HEIRLOOM_DIST_DIR ?? ".next-bench",
-    },
-    stdio: ["ignore", "inherit", "inherit"],
-    detached: true,
-  });
-  const deadline = Date.now() + 600_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`The server exited with ${child.exitCode}`);
-    if (await answers(`${url}/api/version`)) return child;
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-  }
-  throw new Error("The server did not start in 10 minutes");
-}
+export const ensureServer = (url: string, port: number, database: string) =>
+  startApp({ baseURL: url, port, database });
 
 /** The app the seeding talks to. */
 export function setSeedBase(url: string): void {

@@ -15,7 +15,8 @@
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { chromium, type Browser } from "@playwright/test";
+import type { Browser } from "@playwright/test";
+import { launchChromium } from "../support/chromium";
 import { generateLegacy, generateWideLegacy } from "./generate";
 import { seed, seedGenealogy, setSeedBase, signUp } from "./seed";
 import { median, positiveInt, round } from "./stats";
@@ -332,10 +333,7 @@ async function openOnce(
 async function main() {
   const state = (await readState()) ?? { baseURL, token: await signUp(), trees: {} };
   await fs.writeFile(STATE_FILE, JSON.stringify(state));
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
-  });
+  const browser = await launchChromium();
   const results = [];
   const traceDir = await fs.mkdtemp(path.join(os.tmpdir(), "heirloom-trace-"));
   try {

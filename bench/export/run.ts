@@ -10,12 +10,12 @@
  * The server: BENCH_BASE_URL if given, else the e2e server (tests/e2e/support/serve.ts) on
  * E2E_PORT if it already answers, else one started here like Playwright's webServer.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { chromium, type Browser, type Page } from "@playwright/test";
+import type { Browser, Page } from "@playwright/test";
 import sharp from "sharp";
+import { describeChromium, ensureServer, launchChromium, NAME_SHIM } from "../support/chromium";
 import type { Person } from "@/lib/schemas/person";
 import type { TreeNode } from "@/lib/schemas/tree";
 import { generateLegacy } from "../editor/generate";
@@ -25,52 +25,10 @@ const SIZES = [1_000, 10_000];
 const DISTINCT_AVATARS = 1_000;
 const VIEWPORT = { width: 1280, height: 800 };
 const GOAL_MS = 5_000;
-const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 
 const port = Number(process.env.E2E_PORT ?? 3305);
 const baseURL = process.env.BENCH_BASE_URL ?? `http://127.0.0.1:${port}`;
 const root = path.resolve(import.meta.dirname, "../..");
-
-async function answers(url: string): Promise<boolean> {
-  try {
-    return (await fetch(url)).ok;
-  } catch {
-    return false;
-  }
-}
-
-async function ensureServer(): Promise<ChildProcess | null> {
-  if (await answers(`${baseURL}/api/version`)) return null;
-  if (process.env.BENCH_BASE_URL) throw new Error(`${baseURL} does not answer`);
-  console.log(`Starting the app on ${baseURL} (a build may come first)…`);
-  const child = spawn("npx", ["tsx", "tests/e2e/support/serve.ts"], {
-    cwd: root,
-    env: {
-      ...process.env,
-      E2E_PORT: String(port),
-      E2E_SMTP_PORT: process.env.E2E_SMTP_PORT ?? String(port - 700),
-      E2E_DB: process.env.E2E_DB ?? "heirloom_bench_export",
-      HEIRLOOM_DIST_DIR: process.env.HEIRLOOM_DIST_DIR ?? ".next-bench",
-    },
-    stdio: ["ignore", "inherit", "inherit"],
-    detached: true,
-  });
-  const deadline = Date.now() + 600_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`The server exited with ${child.exitCode}`);
-    if (await answers(`${baseURL}/api/version`)) return child;
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-  }
-  throw new Error("The server did not start in 10 minutes");
-}
 
 async function call<T>(method: string, url: string, body: unknown, token?: string): Promise<T> {
   const response = await fetch(`${baseURL}${url}`, {
@@ -182,9 +140,6 @@ async function seed(token: string, sims: number, avatars: string[]) {
 }
 
 const round = (value: number, digits = 0) => Math.round(value * 10 ** digits) / 10 ** digits;
-
-/** tsx (esbuild with keepNames) wraps named functions in __name(), which pages lack. */
-const NAME_SHIM = "globalThis.__name = (fn) => fn;";
 
 /** Times exports in the page: Export button click → the download link's click. */
 const TIMER = `(() => {
@@ -328,11 +283,8 @@ async function main() {
     loadAverageAtStart: os.loadavg().map((value) => round(value, 2)),
     node: process.version,
   };
-  const server = await ensureServer();
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: CHROMIUM_ARGS,
-  });
+  const server = await ensureServer({ baseURL, port, database: "heirloom_bench_export" });
+  const browser = await launchChromium();
   const only = process.env.BENCH_SIZES?.split(",").map(Number) ?? SIZES;
   const results: { sims: number; seedMs: number; runs: ExportRun[] }[] = [];
   try {
@@ -390,7 +342,7 @@ async function main() {
     startedAt,
     finishedAt: new Date().toISOString(),
     machine,
-    browser: "Debian Chromium, headless, " + CHROMIUM_ARGS.join(" "),
+    browser: describeChromium(),
     viewport: VIEWPORT,
     method: {
       ms: "in the page: click on Export → the download link's click (font and avatars fetched, SVG written, or PNG painted on a canvas and encoded); steps: the export's own performance measures (embed = font and avatars, draw = SVG text or canvas painting with avatar decoding, encode = PNG encoding)",

@@ -3,8 +3,9 @@
  * else the production build started here like Playwright's webServer on BENCH_PORT, and published
  * trees imported as GEDCOM files of the bench's shapes.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import path from "node:path";
+import { ensureServer as startApp } from "../support/chromium";
 import { generateGedcom, type Shape } from "./gedcom";
 
 export const root = path.resolve(import.meta.dirname, "../..");
@@ -12,38 +13,9 @@ const port = Number(process.env.BENCH_PORT ?? 3450);
 export const baseURL = process.env.BENCH_BASE_URL ?? `http://127.0.0.1:${port}`;
 export const database = process.env.BENCH_DB ?? "heirloom_bench_pub";
 
-async function answers(url: string) {
-  try {
-    return (await fetch(url)).ok;
-  } catch {
-    return false;
-  }
-}
-
 /** Starts the production app unless one answers at baseURL; null when it was already there. */
-export async function ensureServer(): Promise<ChildProcess | null> {
-  if (await answers(`${baseURL}/api/version`)) return null;
-  if (process.env.BENCH_BASE_URL) throw new Error(`${baseURL} does not answer`);
-  console.log(`Starting the app on ${baseURL} (a build may come first)…`);
-  const child = spawn("npx", ["tsx", "tests/e2e/support/serve.ts"], {
-    cwd: root,
-    env: {
-      ...process.env,
-      E2E_PORT: String(port),
-      E2E_SMTP_PORT: process.env.E2E_SMTP_PORT ?? String(port + 1),
-      E2E_DB: database,
-      LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
-    },
-    stdio: ["ignore", "inherit", "inherit"],
-    detached: true,
-  });
-  for (const deadline = Date.now() + 900_000; Date.now() < deadline;) {
-    if (child.exitCode !== null) throw new Error(`The server exited with ${child.exitCode}`);
-    if (await answers(`${baseURL}/api/version`)) return child;
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-  }
-  throw new Error("The server did not start in 15 minutes");
-}
+export const ensureServer = (): Promise<ChildProcess | null> =>
+  startApp({ baseURL, port, database, timeoutMs: 900_000 });
 
 export function stopServer(server: ChildProcess | null) {
   if (server?.pid) process.kill(-server.pid, "SIGTERM");

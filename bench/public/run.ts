@@ -18,7 +18,6 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
-import { chromium } from "@playwright/test";
 import autocannon, { type Result } from "autocannon";
 import pg from "pg";
 import { median, percentile, round } from "../editor/stats";
@@ -33,6 +32,7 @@ import {
   signUp,
   stopServer,
 } from "./app";
+import { launchChromium } from "../support/chromium";
 
 const postgresUrl = process.env.E2E_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432";
 const HOT_SECONDS = Number(process.env.BENCH_PUBLIC_HOT_SECONDS ?? 30);
@@ -161,10 +161,7 @@ async function main() {
   const server = await ensureServer();
   const stats = new pg.Client({ connectionString: `${postgresUrl}/${database}` });
   await stats.connect();
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
-  });
+  const browser = await launchChromium();
   const results: Record<string, unknown>[] = [];
   let hot: Record<string, unknown> | null = null;
   try {

@@ -6,7 +6,7 @@
  *   npx tsx bench/public/trace.ts http://127.0.0.1:3340/public/{treeId} [profile.cpuprofile]
  */
 import fs from "node:fs/promises";
-import { chromium } from "@playwright/test";
+import { launchChromium } from "../support/chromium";
 
 const url = process.argv[2];
 if (!url) throw new Error("usage: trace.ts URL [profile.cpuprofile]");
@@ -18,10 +18,7 @@ interface ProfileNode {
   hitCount?: number;
 }
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
-});
+const browser = await launchChromium();
 try {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   const page = await context.newPage();

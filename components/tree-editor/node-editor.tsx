@@ -305,20 +305,13 @@ function PartnersForm({
               <legend className="px-1 text-sm font-semibold text-neutral-800">
                 Partner {index + 1}
               </legend>
-              <label className="block space-y-1">
-                <span className="block text-sm font-medium text-neutral-800">Type</span>
-                <select
-                  value={row.type}
-                  onChange={(event) => update(row.key, { type: event.target.value as PartnerType })}
-                  className={inputClasses}
-                >
-                  {PARTNER_TYPES.map((type) => (
-                    <option key={type} value={type}>
-                      {PARTNER_TYPE_LABELS[type]}
-                    </option>
-                  ))}
-                </select>
-              </label>
+              <LabelledSelect
+                label="Type"
+                value={row.type}
+                options={PARTNER_TYPES}
+                labels={PARTNER_TYPE_LABELS}
+                onChange={(type) => update(row.key, { type })}
+              />
               <PeopleSelect
                 label="People"
                 people={people}
@@ -352,6 +345,38 @@ function PartnersForm({
   );
 }
 
+/** A select with its visible label above it, offering `options` by their `labels`. */
+function LabelledSelect<T extends string>({
+  label,
+  value,
+  options,
+  labels,
+  onChange,
+}: {
+  label: string;
+  value: T;
+  options: readonly T[];
+  labels: Record<T, string>;
+  onChange: (value: T) => void;
+}) {
+  return (
+    <label className="block space-y-1">
+      <span className="block text-sm font-medium text-neutral-800">{label}</span>
+      <select
+        value={value}
+        onChange={(event) => onChange(event.target.value as T)}
+        className={inputClasses}
+      >
+        {options.map((option) => (
+          <option key={option} value={option}>
+            {labels[option]}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 function ParentsForm({
   node,
   people,
@@ -373,20 +398,13 @@ function ParentsForm({
         onSave({ parentType, parents: refs(parents), adoptiveParents: refs(adoptive) })
       }
     >
-      <label className="block space-y-1">
-        <span className="block text-sm font-medium text-neutral-800">Conception</span>
-        <select
-          value={parentType}
-          onChange={(event) => setParentType(event.target.value as ParentType)}
-          className={inputClasses}
-        >
-          {PARENT_TYPES.map((type) => (
-            <option key={type} value={type}>
-              {PARENT_TYPE_LABELS[type]}
-            </option>
-          ))}
-        </select>
-      </label>
+      <LabelledSelect
+        label="Conception"
+        value={parentType}
+        options={PARENT_TYPES}
+        labels={PARENT_TYPE_LABELS}
+        onChange={setParentType}
+      />
       <PeopleSelect
         label="Biological Parents"
         people={people}

@@ -6,6 +6,7 @@ import path from "node:path";
 const INPUTS = [
   "app",
   "components",
+  "content",
   "lib",
   "public",
   "prisma/schema.prisma",

@@ -15,3 +15,14 @@ export const e2e = {
     return `${this.postgresUrl}/${this.database}`;
   },
 };
+
+/** Debian's Chromium without its background work (updates, sync, QUIC, GPU); the benches use it too. */
+export const chromiumArgs = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
