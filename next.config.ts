@@ -6,10 +6,6 @@ const nextConfig: NextConfig = {
   htmlLimitedBots: /.*/,
   // Lets parallel e2e runs build into separate directories (HEIRLOOM_DIST_DIR); default .next.
   distDir: process.env.HEIRLOOM_DIST_DIR || ".next",
-  // The stylesheet (Tailwind, a few KB gzipped whatever the page) goes in the HTML's <style>
-  // instead of a render-blocking <link>: a reader opening a shared link paints one round trip
-  // sooner (issue 14, Lighthouse's render-blocking audit). Client-side navigations are unchanged.
-  experimental: { inlineCss: true },
   // `npm run check` type-checks the whole project; the build need not do it again.
   typescript: { ignoreBuildErrors: true },
   // Native and wasm packages are loaded by Node at run time, never bundled.

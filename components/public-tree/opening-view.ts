@@ -4,10 +4,15 @@ import type { TreeNode } from "@/lib/schemas/tree";
 import { itemsInRect, layoutTree, type LayoutNode } from "@/lib/tree/layout";
 
 /**
- * The largest screen the server draws the opening view for; a larger one sees the drawing in its
- * middle until the canvas takes over.
+ * The screen the server draws the opening view for (a laptop's); a larger one sees the drawing in
+ * its middle until the canvas takes over.
  */
-export const PREVIEW_SCREEN = { width: 1920, height: 1080 } as const;
+export const PREVIEW_SCREEN = { width: 1440, height: 900 } as const;
+/**
+ * At most this many nodes, generation by generation from the root: each is in the HTML twice (the
+ * drawing, and its props for React), and the page stays under 30 KB gzipped (issue 14).
+ */
+export const PREVIEW_NODES = 40;
 /** A screen this large or smaller opens a tree that cannot be read fitted on its root (see below). */
 const LARGEST_SCREEN = { width: 2560, height: 1440 } as const;
 
@@ -54,12 +59,20 @@ function makeOpeningView(data: TreeNode, people: ReadonlyMap<string, Person>): O
   const fitted = fitTransform(LARGEST_SCREEN, layout.bounds);
   if (fitted.scaleX >= VIEWPORT.readableScale) return null;
   const top = root.y - VIEWPORT.topPadding;
-  const { nodes, links } = itemsInRect(layout, {
+  const inView = itemsInRect(layout, {
     minX: root.x - PREVIEW_SCREEN.width / 2,
     maxX: root.x + PREVIEW_SCREEN.width / 2,
     minY: top,
     maxY: top + PREVIEW_SCREEN.height,
   });
+  // Whole generations (itemsInRect goes row by row), and only the links down to drawn ones.
+  const cut = inView.nodes[PREVIEW_NODES]?.depth;
+  const nodes =
+    cut === undefined || cut === root.depth
+      ? inView.nodes.slice(0, PREVIEW_NODES)
+      : inView.nodes.filter((laid) => laid.depth < cut);
+  const lastDepth = nodes[nodes.length - 1]?.depth ?? root.depth;
+  const links = inView.links.filter((link) => link.depth < lastDepth || cut === undefined);
   const shown = new Map<string, Person>();
   for (const laid of nodes) {
     for (const ref of [laid.node.person, ...laid.node.partners.flatMap((row) => row.people)]) {
