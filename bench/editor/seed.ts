@@ -101,7 +101,8 @@ async function pool<T, R>(items: T[], concurrency: number, task: (item: T) => Pr
   return results;
 }
 
-function remap(node: TreeNode, ids: Map<string, string>): TreeNode {
+/** A generated tree with its people's ids replaced by the ids the API gave them. */
+export function remap(node: TreeNode, ids: Map<string, string>): TreeNode {
   const ref = (r: { _id: string }) => ({ _id: ids.get(r._id)! });
   return {
     ...node,

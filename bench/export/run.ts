@@ -17,8 +17,8 @@ import type { Browser, Page } from "@playwright/test";
 import sharp from "sharp";
 import { describeChromium, ensureServer, launchChromium, NAME_SHIM } from "../support/chromium";
 import type { Person } from "@/lib/schemas/person";
-import type { TreeNode } from "@/lib/schemas/tree";
 import { generateLegacy } from "../editor/generate";
+import { remap } from "../editor/seed";
 
 const SIZES = [1_000, 10_000];
 /** Distinct avatars uploaded; a 10,000-Sim legacy reuses them (each Sim still has one). */
@@ -98,18 +98,6 @@ async function uploadAvatars(token: string, count: number): Promise<string[]> {
       return filename;
     },
   );
-}
-
-function remap(node: TreeNode, ids: Map<string, string>): TreeNode {
-  const ref = (r: { _id: string }) => ({ _id: ids.get(r._id)! });
-  return {
-    ...node,
-    person: node.person ? ref(node.person) : null,
-    partners: node.partners.map((row) => ({ type: row.type, people: row.people.map(ref) })),
-    parents: node.parents.map(ref),
-    adoptiveParents: node.adoptiveParents.map(ref),
-    children: node.children.map((child) => remap(child, ids)),
-  };
 }
 
 async function seed(token: string, sims: number, avatars: string[]) {
