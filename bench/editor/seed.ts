@@ -87,14 +87,18 @@ export async function signUp(): Promise<string> {
 }
 
 /** Runs `task` over `items`, `concurrency` at a time. */
-async function pool<T, R>(items: T[], concurrency: number, task: (item: T) => Promise<R>) {
+export async function pool<T, R>(
+  items: T[],
+  concurrency: number,
+  task: (item: T, index: number) => Promise<R>,
+) {
   const results: R[] = new Array<R>(items.length);
   let next = 0;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (next < items.length) {
         const index = next++;
-        results[index] = await task(items[index]!);
+        results[index] = await task(items[index]!, index);
       }
     }),
   );

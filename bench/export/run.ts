@@ -18,7 +18,7 @@ import sharp from "sharp";
 import { describeChromium, ensureServer, launchChromium, NAME_SHIM } from "../support/chromium";
 import type { Person } from "@/lib/schemas/person";
 import { generateLegacy } from "../editor/generate";
-import { remap } from "../editor/seed";
+import { call, pool, remap, setSeedBase, signUp } from "../editor/seed";
 
 const SIZES = [1_000, 10_000];
 /** Distinct avatars uploaded; a 10,000-Sim legacy reuses them (each Sim still has one). */
@@ -29,49 +29,7 @@ const GOAL_MS = 5_000;
 const port = Number(process.env.E2E_PORT ?? 3305);
 const baseURL = process.env.BENCH_BASE_URL ?? `http://127.0.0.1:${port}`;
 const root = path.resolve(import.meta.dirname, "../..");
-
-async function call<T>(method: string, url: string, body: unknown, token?: string): Promise<T> {
-  const response = await fetch(`${baseURL}${url}`, {
-    method,
-    headers: {
-      "content-type": "application/json",
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!response.ok) {
-    throw new Error(`${method} ${url} → ${response.status} ${await response.text()}`);
-  }
-  return (await response.json()) as T;
-}
-
-async function signUp(): Promise<string> {
-  const id = Math.random().toString(36).slice(2, 10);
-  const { token } = await call<{ token: string }>("POST", "/api/account/signup", {
-    username: `benchx_${id}`,
-    email: `benchx_${id}@example.test`,
-    password: `pw-${id}-Plumbob!`,
-  });
-  return token;
-}
-
-async function pool<T, R>(
-  items: T[],
-  concurrency: number,
-  task: (item: T, index: number) => Promise<R>,
-) {
-  const results: R[] = new Array<R>(items.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < items.length) {
-        const index = next++;
-        results[index] = await task(items[index]!, index);
-      }
-    }),
-  );
-  return results;
-}
+setSeedBase(baseURL);
 
 /** Uploads `count` distinct small portraits (each a different colour), as the client does. */
 async function uploadAvatars(token: string, count: number): Promise<string[]> {
