@@ -8,24 +8,8 @@
  * and target (app, via Next's router, the bare baseline), the requests a second, p50 and p99 of
  * each run, their medians, and after/before of the medians.
  */
-import fs from "node:fs";
-import os from "node:os";
-import { parseArgs } from "node:util";
 import { median, round } from "../editor/stats";
-
-const { values: args } = parseArgs({
-  options: {
-    before: { type: "string", multiple: true },
-    after: { type: "string", multiple: true },
-    out: { type: "string" },
-    "before-commit": { type: "string" },
-    "after-commit": { type: "string" },
-  },
-});
-if (!args.before?.length || !args.after?.length || !args.out) {
-  console.error("Pass --before FILE and --after FILE (once or more each) and --out FILE");
-  process.exit(2);
-}
+import { readComparison, readJson } from "../support/compare";
 
 interface Figures {
   rps: number;
@@ -36,9 +20,7 @@ type Run = {
   startedAt?: string;
   scenarios: Record<string, Partial<Record<"app" | "viaNextRouter" | "baseline", Figures | null>>>;
 };
-const read = (file: string) => JSON.parse(fs.readFileSync(file, "utf8")) as Run;
-const before = args.before.map(read);
-const after = args.after.map(read);
+const { before, after, write } = readComparison((file) => readJson<Run>(file));
 const TARGETS = ["app", "viaNextRouter", "baseline"] as const;
 
 const reads = Object.keys(after[0]!.scenarios).filter((name) =>
@@ -70,26 +52,11 @@ for (const name of reads) {
   }
 }
 
-fs.writeFileSync(
-  args.out,
-  `${JSON.stringify(
-    {
-      benchmark: "bench:api, two commits alternated",
-      before: { commit: args["before-commit"] ?? null, runs: args.before.length },
-      after: { commit: args["after-commit"] ?? null, runs: args.after.length },
-      machine: {
-        cores: os.cpus().length,
-        loadAverageAtWrite: os.loadavg().map((l) => round(l, 2)),
-      },
-      method:
-        "each run is bench:api --only readTree,people,published,avatar (50 connections, 10 s after a 3 s warm-up, per target) on its commit's own production build and its own copy of the same seeded 22,000-user database; figures are medians over runs; afterOverBefore is after's median over before's",
-      reads: result,
-    },
-    null,
-    2,
-  )}\n`,
+write(
+  "bench:api, two commits alternated",
+  "each run is bench:api --only readTree,people,published,avatar (50 connections, 10 s after a 3 s warm-up, per target) on its commit's own production build and its own copy of the same seeded 22,000-user database; figures are medians over runs; afterOverBefore is after's median over before's",
+  { reads: result },
 );
-console.log(`Wrote ${args.out}`);
 for (const [name, targets] of Object.entries(result)) {
   for (const [target, value] of Object.entries(targets)) {
     const { afterOverBefore } = value as { afterOverBefore: { rps: number } };

@@ -7,24 +7,8 @@
  * on one machine. Writes, per shape and size, interactive (navigation until the root Sim's button
  * is on screen), add-child re-layout and pan p95 of each run, their medians, and after/before.
  */
-import fs from "node:fs";
-import os from "node:os";
-import { parseArgs } from "node:util";
+import { readComparison, readJson } from "../support/compare";
 import { median, round } from "./stats";
-
-const { values: args } = parseArgs({
-  options: {
-    before: { type: "string", multiple: true },
-    after: { type: "string", multiple: true },
-    out: { type: "string" },
-    "before-commit": { type: "string" },
-    "after-commit": { type: "string" },
-  },
-});
-if (!args.before?.length || !args.after?.length || !args.out) {
-  console.error("Pass --before FILE and --after FILE (once or more each) and --out FILE");
-  process.exit(2);
-}
 
 interface Goal {
   shape: string;
@@ -33,10 +17,7 @@ interface Goal {
   addChildRelayout: { layoutMs: number };
   p95Frame: { ms: number };
 }
-const read = (file: string) =>
-  (JSON.parse(fs.readFileSync(file, "utf8")) as { goals: Goal[] }).goals;
-const before = args.before.map(read);
-const after = args.after.map(read);
+const { before, after, write } = readComparison((file) => readJson<{ goals: Goal[] }>(file).goals);
 
 const figures = (runs: Goal[][], key: string) => {
   const goals = runs.flatMap((run) => run.filter((goal) => `${goal.shape} ${goal.sims}` === key));
@@ -76,26 +57,11 @@ const shapes = Object.fromEntries(
   }),
 );
 
-fs.writeFileSync(
-  args.out,
-  `${JSON.stringify(
-    {
-      benchmark: "bench:editor, two commits alternated",
-      before: { commit: args["before-commit"] ?? null, runs: args.before.length },
-      after: { commit: args["after-commit"] ?? null, runs: args.after.length },
-      machine: {
-        cores: os.cpus().length,
-        loadAverageAtWrite: os.loadavg().map((l) => round(l, 2)),
-      },
-      method:
-        "each run is bench:editor (5 loads a shape, each in a fresh context; medians) on its commit's own production build and database; figures here are medians over runs of those medians; afterOverBefore is after's median over before's (below 1 is faster)",
-      shapes,
-    },
-    null,
-    2,
-  )}\n`,
+write(
+  "bench:editor, two commits alternated",
+  "each run is bench:editor (5 loads a shape, each in a fresh context; medians) on its commit's own production build and database; figures here are medians over runs of those medians; afterOverBefore is after's median over before's (below 1 is faster)",
+  { shapes },
 );
-console.log(`Wrote ${args.out}`);
 for (const [key, value] of Object.entries(shapes)) {
   console.log(`${key.padEnd(16)} after/before ${JSON.stringify(value.afterOverBefore)}`);
 }
