@@ -5,6 +5,7 @@
  * at all. Imported, it gives a root with hundreds of hidden branches beside the main family
  * (ADR 007). Deterministic for a given seed.
  */
+import { createRandom } from "../../scripts/lib/legacy/generate";
 
 const GIVEN = [
   "Johann Friedrich",
@@ -46,17 +47,6 @@ const SURNAMES = [
   "Jansen",
 ];
 
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export interface GenealogyOptions {
   /** About how many people (INDI records) the file holds. */
   people: number;
@@ -64,7 +54,7 @@ export interface GenealogyOptions {
 }
 
 export function generateGenealogy(options: GenealogyOptions): { text: string; people: number } {
-  const rand = random(options.seed ?? 1789);
+  const rand = createRandom(options.seed ?? 1789);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)]!;
   interface Indi {
     id: number;

@@ -3,18 +3,10 @@
 // UI text) and "photo-like" images (smooth lighting, soft shapes and sensor noise). No downloads:
 // each image is drawn from a seed, as SVG rendered by sharp, plus per-pixel noise.
 import sharp from "sharp";
+import { createRandom } from "../../scripts/lib/legacy/generate";
 
-function createRandom(seed: number): () => number {
-  let state = seed >>> 0 || 1;
-  return () => {
-    // mulberry32
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The legacies' mulberry32; a seed of 0 (as a 32-bit integer) is taken as 1. */
+const seeded = (seed: number) => createRandom(seed >>> 0 || 1);
 
 const hsl = (h: number, s: number, l: number) =>
   `hsl(${Math.round(h)},${Math.round(s)}%,${Math.round(l)}%)`;
@@ -46,7 +38,7 @@ const WORDS = [
 
 /** A game-like screenshot (PNG bytes) at width x height. */
 export async function gameScreenshot(seed: number, width = 1920, height = 1080): Promise<Buffer> {
-  const r = createRandom(seed * 7919 + 17);
+  const r = seeded(seed * 7919 + 17);
   const hue = r() * 360;
   const parts: string[] = [];
   const horizon = height * (0.35 + r() * 0.2);
@@ -146,7 +138,7 @@ export async function gameScreenshot(seed: number, width = 1920, height = 1080):
     .toBuffer({ resolveWithObject: true });
   // Game rendering: textures (fine noise) on the scene, a little, so it is not flat vector art.
   const data = base.data;
-  const noise = createRandom(seed + 99);
+  const noise = seeded(seed + 99);
   for (let i = 0; i < data.length; i += 1) {
     data[i] = Math.max(0, Math.min(255, data[i]! + (noise() - 0.5) * 10));
   }
@@ -157,7 +149,7 @@ export async function gameScreenshot(seed: number, width = 1920, height = 1080):
 
 /** A photo-like image (JPEG bytes, quality 92 as a phone would save it). */
 export async function photo(seed: number, width = 1920, height = 1080): Promise<Buffer> {
-  const r = createRandom(seed * 104729 + 3);
+  const r = seeded(seed * 104729 + 3);
   const hue = r() * 360;
   const parts: string[] = [];
   parts.push(
@@ -184,7 +176,7 @@ export async function photo(seed: number, width = 1920, height = 1080): Promise<
     .raw()
     .toBuffer({ resolveWithObject: true });
   const data = base.data;
-  const noise = createRandom(seed + 7);
+  const noise = seeded(seed + 7);
   for (let i = 0; i < data.length; i += 1) {
     data[i] = Math.max(0, Math.min(255, data[i]! + (noise() + noise() - 1) * 14));
   }

@@ -6,19 +6,9 @@
  * - real: what genealogy programs export: 0 to 7 children, remarriages, people without families,
  *   dates, places, notes continued over CONT/CONC lines, sex, and names with accents.
  */
-export type Shape = "wide" | "deep" | "real";
+import { createRandom } from "../../scripts/lib/legacy/generate";
 
-/** A small seeded generator (mulberry32), so every run imports the same files. */
-function random(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export type Shape = "wide" | "deep" | "real";
 
 const FIRST = [
   "Bella",
@@ -72,7 +62,8 @@ interface Fam {
 }
 
 export function generateGedcom(sims: number, shape: Shape, seed = sims): string {
-  const rand = random(seed);
+  // Seeded (the legacies' mulberry32), so every run imports the same files.
+  const rand = createRandom(seed);
   const pick = <T>(list: readonly T[]) => list[Math.floor(rand() * list.length)]!;
   const people: Indi[] = [];
   const families: Fam[] = [];

@@ -1,7 +1,7 @@
 // What a scale seed wrote and how to sign in as its users; shared by the seed and the benchmark.
 import type pg from "pg";
 import type { SizeSummary } from "./distribution";
-import { FIRST_NAMES, LAST_NAMES } from "./tree";
+import { FIRST_NAMES, LAST_NAMES } from "../legacy/generate";
 
 /** Every seeded user signs in with this password; one argon2id hash of it is shared by all. */
 export const SEED_PASSWORD = "plumbob-legacy-2025";

@@ -1,21 +1,9 @@
 // Seedable randomness for the scale seed: the same seed gives the same rows, ids included.
 
-export type Random = () => number;
+import type { Random } from "../legacy/generate";
 
-/** mulberry32: a small, fast, seedable PRNG answering floats in [0, 1). */
-export function createRandom(seed: number): Random {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-export const pick = <T>(rand: Random, list: readonly T[]): T =>
-  list[Math.floor(rand() * list.length)]!;
+// The PRNG and pick are the synthetic legacies' (one mulberry32 for the seed and the benches).
+export { type Random, createRandom, pick } from "../legacy/generate";
 
 /** An integer in [min, max]. */
 export const between = (rand: Random, min: number, max: number): number =>
