@@ -22,21 +22,20 @@ export async function publishTree(ownerId: string, treeId: string): Promise<Publ
     { publishedAt: Date; viewCount: number; title: string; cover: string | null; sims: number }[]
   >`
     ${Prisma.raw(INSERT_PUBLISHED_TREE)}
-    SELECT ${Prisma.raw(PUBLISHED_COPY_COLUMNS)},
-      -- never the same millisecond as the publication it replaces: the snapshot's address
-      -- (ADR 014) is made from it
-      GREATEST(
-        CURRENT_TIMESTAMP::timestamp(3),
-        (SELECT o."publishedAt" + interval '1 millisecond' FROM "PublishedTree" o
-         WHERE o."treeId" = t."id")
-      ),
-      CURRENT_TIMESTAMP
+    SELECT ${Prisma.raw(PUBLISHED_COPY_COLUMNS)}, CURRENT_TIMESTAMP::timestamp(3), CURRENT_TIMESTAMP
     FROM "Tree" t
     WHERE t."id" = ${treeId} AND t."ownerId" = ${ownerId} AND t."deletedAt" IS NULL
     ON CONFLICT ("treeId") DO UPDATE SET
       "tree" = EXCLUDED."tree",
       "people" = EXCLUDED."people",
-      "publishedAt" = EXCLUDED."publishedAt",
+      -- Never the same millisecond as the publication it replaces: the snapshot's address
+      -- (ADR 014) is made from it. "PublishedTree" here is the row as the last publish left it,
+      -- read after waiting for its lock, so publishes that overlap still get one address each (a
+      -- subquery in the SELECT would read the snapshot from before the wait, and two overlapping
+      -- publishes the same time).
+      "publishedAt" = GREATEST(
+        EXCLUDED."publishedAt", "PublishedTree"."publishedAt" + interval '1 millisecond'
+      ),
       "updatedAt" = EXCLUDED."updatedAt"
     RETURNING "publishedAt", "viewCount", "tree" ->> 'title' AS "title",
       "tree" ->> 'cover' AS "cover", jsonb_array_length("people") AS "sims"`;
