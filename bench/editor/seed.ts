@@ -5,6 +5,7 @@
  */
 import type { Person } from "@/lib/schemas/person";
 import type { TreeNode } from "@/lib/schemas/tree";
+import { mapPersonRefs } from "@/lib/tree/reducers";
 import { ensureServer as startApp } from "../support/chromium";
 import { generateGenealogy } from "./gedcom";
 import { legacyStats, type LegacyStats, type SyntheticLegacy } from "./generate";
@@ -107,15 +108,7 @@ export async function pool<T, R>(
 
 /** A generated tree with its people's ids replaced by the ids the API gave them. */
 export function remap(node: TreeNode, ids: Map<string, string>): TreeNode {
-  const ref = (r: { _id: string }) => ({ _id: ids.get(r._id)! });
-  return {
-    ...node,
-    person: node.person ? ref(node.person) : null,
-    partners: node.partners.map((row) => ({ type: row.type, people: row.people.map(ref) })),
-    parents: node.parents.map(ref),
-    adoptiveParents: node.adoptiveParents.map(ref),
-    children: node.children.map((child) => remap(child, ids)),
-  };
+  return mapPersonRefs(node, ({ _id }) => ({ _id: ids.get(_id)! }));
 }
 
 export interface Seeded {

@@ -5,6 +5,7 @@ import {
   countNodes,
   deleteNode,
   findNode,
+  mapPersonRefs,
   mergeNode,
   pathFromKey,
   pathKey,
@@ -192,5 +193,39 @@ describe("removePersonEverywhere", () => {
   it("returns the same tree when the person is nowhere", () => {
     const root = family();
     expect(removePersonEverywhere(root, "nobody")).toBe(root);
+  });
+});
+
+describe("mapPersonRefs", () => {
+  it("maps every kind of reference and keeps the rest of each node", () => {
+    const root = deepFreeze(
+      node("a", [node("b", [], { parents: [{ _id: "a" }, { _id: "m" }], hidden: true })], {
+        partners: partners(["MARRIED", "m"], ["ABDUCTION", "x", "y"]),
+        adoptiveParents: [{ _id: "z" }],
+        parentType: "CLONE",
+      }),
+    );
+    const mapped = mapPersonRefs(root, ({ _id }) => ({ _id: `new-${_id}` }));
+    expect(mapped).toEqual(
+      node(
+        "new-a",
+        [node("new-b", [], { parents: [{ _id: "new-a" }, { _id: "new-m" }], hidden: true })],
+        {
+          partners: partners(["MARRIED", "new-m"], ["ABDUCTION", "new-x", "new-y"]),
+          adoptiveParents: [{ _id: "new-z" }],
+          parentType: "CLONE",
+        },
+      ),
+    );
+  });
+
+  it("copies a tree deeper than the call stack allows", () => {
+    let root = node("p0");
+    for (let depth = 1; depth < 100_000; depth += 1) root = node(`p${depth}`, [root]);
+    const mapped = mapPersonRefs(root, ({ _id }) => ({ _id: `new-${_id}` }));
+    expect(countNodes(mapped)).toBe(100_000);
+    let deepest = mapped;
+    while (deepest.children[0]) deepest = deepest.children[0];
+    expect(deepest.person?._id).toBe("new-p0");
   });
 });

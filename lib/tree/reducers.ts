@@ -1,4 +1,4 @@
-import type { TreeNode } from "@/lib/schemas/tree";
+import type { PersonRef, TreeNode } from "@/lib/schemas/tree";
 import { emptyNode } from "./empty-node";
 
 /** The address of a node: child indexes from the root (`[]` is the root itself). */
@@ -128,6 +128,33 @@ export function removePersonEverywhere(root: TreeNode, personId: string): TreeNo
     return changed ? { ...node, person, partners, parents, adoptiveParents, children } : node;
   };
   return visit(root);
+}
+
+/**
+ * A copy of the structure with every person reference replaced by `map`'s answer, without
+ * recursion (an imported tree may be hundreds of generations deep). `map` sees each node's
+ * person, partners, parents and adoptive parents in that order, nodes in the order a stack pops them.
+ */
+export function mapPersonRefs(root: TreeNode, map: (ref: PersonRef) => PersonRef): TreeNode {
+  const copy = (node: TreeNode): TreeNode => ({
+    person: node.person ? map(node.person) : null,
+    partners: node.partners.map((row) => ({ type: row.type, people: row.people.map(map) })),
+    children: [],
+    parentType: node.parentType,
+    parents: node.parents.map(map),
+    adoptiveParents: node.adoptiveParents.map(map),
+    hidden: node.hidden,
+  });
+  const out = copy(root);
+  const stack: [TreeNode, TreeNode][] = [[root, out]];
+  for (let item = stack.pop(); item; item = stack.pop()) {
+    for (const child of item[0].children) {
+      const next = copy(child);
+      item[1].children.push(next);
+      stack.push([child, next]);
+    }
+  }
+  return out;
 }
 
 /** Counts nodes without recursion (a tree may be hundreds of generations deep). */

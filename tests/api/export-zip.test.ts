@@ -4,6 +4,7 @@ import { parseVarFile } from "@/lib/import/normalize";
 import { openZip } from "@/lib/import/zip";
 import type { Person, PersonLink } from "@/lib/schemas/person";
 import { type Tree, type TreeNode, treeData } from "@/lib/schemas/tree";
+import { mapPersonRefs } from "@/lib/tree/reducers";
 import { db } from "@/lib/server/db";
 import { getStorage } from "@/lib/server/storage";
 import { masterKey } from "@/lib/server/uploads/image-files";
@@ -57,15 +58,7 @@ async function peopleOf(token: string, treeId: string): Promise<Person[]> {
 }
 
 function mapIds(node: TreeNode, map: (id: string) => string): TreeNode {
-  const ref = ({ _id }: { _id: string }) => ({ _id: map(_id) });
-  return {
-    ...node,
-    person: node.person ? ref(node.person) : null,
-    partners: node.partners.map((row) => ({ type: row.type, people: row.people.map(ref) })),
-    parents: node.parents.map(ref),
-    adoptiveParents: node.adoptiveParents.map(ref),
-    children: node.children.map((child) => mapIds(child, map)),
-  };
+  return mapPersonRefs(node, ({ _id }) => ({ _id: map(_id) }));
 }
 
 /**

@@ -7,6 +7,7 @@ import { parsePlumTreeZip } from "@/lib/import/plumtree";
 import { DAMAGED_ZIP } from "@/lib/import/zip";
 import type { Person } from "@/lib/schemas/person";
 import { TREE_LIMITS, type Tree, type TreeNode, treeData } from "@/lib/schemas/tree";
+import { mapPersonRefs } from "@/lib/tree/reducers";
 import { db, getDb } from "@/lib/server/db";
 import { EMPTY_FILE, IMPORT_PER_USER } from "@/lib/server/import/import-file";
 import { IMPORT_TOO_BIG, receiveImportBody } from "@/lib/server/import/read-import-body";
@@ -78,15 +79,7 @@ async function peopleOf(token: string, treeId: string): Promise<Person[]> {
 
 /** The structure with every person id replaced through `map` (ids must all be known). */
 function mapIds(node: TreeNode, map: (id: string) => string): TreeNode {
-  const ref = ({ _id }: { _id: string }) => ({ _id: map(_id) });
-  return {
-    ...node,
-    person: node.person ? ref(node.person) : null,
-    partners: node.partners.map((row) => ({ type: row.type, people: row.people.map(ref) })),
-    parents: node.parents.map(ref),
-    adoptiveParents: node.adoptiveParents.map(ref),
-    children: node.children.map((child) => mapIds(child, map)),
-  };
+  return mapPersonRefs(node, ({ _id }) => ({ _id: map(_id) }));
 }
 
 async function rowsOf(username: string) {

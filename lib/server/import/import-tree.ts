@@ -4,6 +4,7 @@ import type { ImportSummary } from "@/lib/import/schemas";
 import { ImportError, type ImportedTree } from "@/lib/import/types";
 import { treeData, type PersonRef, type Tree, type TreeNode } from "@/lib/schemas/tree";
 import { db } from "@/lib/server/db";
+import { mapPersonRefs } from "@/lib/tree/reducers";
 import { ApiError } from "@/lib/server/http/errors";
 import { describeZodError } from "@/lib/validation-message";
 import { clipDescription, clipPerson, clipTitle } from "./clip";
@@ -27,24 +28,7 @@ function remapData(root: TreeNode, ids: ReadonlyMap<string, string>): TreeNode {
     if (!id) missing.add(_id);
     return { _id: id ?? _id };
   };
-  const copy = (node: TreeNode): TreeNode => ({
-    person: node.person ? ref(node.person) : null,
-    partners: node.partners.map((row) => ({ type: row.type, people: row.people.map(ref) })),
-    children: [],
-    parentType: node.parentType,
-    parents: node.parents.map(ref),
-    adoptiveParents: node.adoptiveParents.map(ref),
-    hidden: node.hidden,
-  });
-  const out = copy(root);
-  const stack: [TreeNode, TreeNode][] = [[root, out]];
-  for (let item = stack.pop(); item; item = stack.pop()) {
-    for (const child of item[0].children) {
-      const next = copy(child);
-      item[1].children.push(next);
-      stack.push([child, next]);
-    }
-  }
+  const out = mapPersonRefs(root, ref);
   if (missing.size > 0) {
     const shown = [...missing].slice(0, 3).join(", ");
     throw new ImportError(`The tree refers to people who are not in the file: ${shown}`);
