@@ -213,6 +213,10 @@ export function RichTextEditor({
                 aria-keyshortcuts={action.shortcut}
                 title={`${action.label} (${action.shortcut.replace("Control", "Ctrl")})`}
                 aria-disabled={!enabled}
+                // A pointer press leaves the focus (and the selection) in the text: the command's
+                // own focus() returns it only on the next frame, and a key typed before then
+                // would land on the button (a space pressing it again) instead of in the text.
+                onMouseDown={(event) => event.preventDefault()}
                 onClick={() => {
                   if (editor && enabled) action.run(editor);
                 }}
