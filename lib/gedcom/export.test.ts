@@ -326,6 +326,114 @@ describe("writeGedcom", () => {
   });
 });
 
+describe("every parent link leaves (issue 24)", () => {
+  /** The FAM records of an export, each as its lines without the record line. */
+  const famRecords = (text: string) =>
+    text
+      .split("\n0 ")
+      .filter((r) => / FAM\n/.test(r))
+      .map((r) => r.split("\n").slice(1));
+  const indiRecord = (text: string, xref: string) =>
+    text
+      .split("\n0 ")
+      .find((r) => r.startsWith(`${xref} INDI\n`))!
+      .split("\n");
+
+  it("writes a FAM for the root's parents when they are set but not placed, and reads it back", () => {
+    const people = [
+      person("brom", "Brom"),
+      person("ada", "Ada"),
+      person("gus", "Gus"),
+      person("hattie", "Hattie"),
+    ];
+    const data = node("brom", [], {
+      partners: partners(["MARRIED", "ada"]),
+      parents: [{ _id: "gus" }, { _id: "hattie" }],
+    });
+    const text = writeGedcom({ tree: tree(data), people });
+    // Brom @I1@, Ada @I2@, Gus @I3@, Hattie @I4@
+    expect(famRecords(text)).toEqual([
+      ["1 HUSB @I1@", "1 WIFE @I2@", "1 MARR Y", "1 _HEIRLOOM_PARTNER_TYPE MARRIED"],
+      ["1 HUSB @I3@", "1 WIFE @I4@", "1 CHIL @I1@", "1 _HEIRLOOM_PARTNER_TYPE NONE"],
+    ]);
+    expect(indiRecord(text, "@I1@")).toContain("1 FAMC @F2@");
+    expect(indiRecord(text, "@I1@")).toContain("2 PEDI BIRTH");
+    expect(indiRecord(text, "@I3@")).toContain("1 FAMS @F2@");
+    expect(indiRecord(text, "@I4@")).toContain("1 FAMS @F2@");
+
+    const back = parseGedcom(enc(text));
+    const name = (key: string) => back.people.find((p) => p.key === key)!.firstName;
+    const label = (id: string) => name(id);
+    expect(relations(back.data, label)).toEqual({
+      couples: ["Ada & Brom: MARRIED"],
+      childLinks: ["Brom <- Gus", "Brom <- Hattie"],
+      parentTypes: [],
+    });
+  });
+
+  it("writes adoptive parents who are not placed as PEDI ADOPTED, and one adoptive parent as an ADOP event", () => {
+    const people = ["brom", "ada", "gus", "hattie", "ivo"].map((id) => person(id));
+    const data = node("brom", [], {
+      partners: partners(["PARTNER", "ada"]),
+      adoptiveParents: [{ _id: "gus" }, { _id: "hattie" }],
+      parentType: "CLONE",
+    });
+    const text = writeGedcom({ tree: tree(data), people });
+    expect(famRecords(text)[1]).toEqual([
+      "1 HUSB @I3@",
+      "1 WIFE @I4@",
+      "1 CHIL @I1@",
+      "1 _HEIRLOOM_PARTNER_TYPE NONE",
+    ]);
+    const brom = indiRecord(text, "@I1@");
+    expect(brom.slice(brom.indexOf("1 FAMC @F2@"))).toEqual([
+      "1 FAMC @F2@",
+      "2 PEDI ADOPTED",
+      "2 _HEIRLOOM_PARENT_TYPE CLONE",
+      "1 FAMS @F1@",
+    ]);
+    let back = parseGedcom(enc(text));
+    expect(relations(back.data, (id) => back.people.find((p) => p.key === id)!.firstName)).toEqual({
+      couples: ["ada & brom: PARTNER"],
+      childLinks: ["brom <~ gus", "brom <~ hattie"],
+      parentTypes: ["brom: CLONE"],
+    });
+
+    // one birth parent and one adoptive, neither placed: PEDI OTHER and an ADOP event
+    const mixed = node("brom", [], {
+      parents: [{ _id: "gus" }],
+      adoptiveParents: [{ _id: "ivo" }],
+    });
+    const mixedText = writeGedcom({ tree: tree(mixed), people });
+    expect(indiRecord(mixedText, "@I1@")).toEqual(
+      expect.arrayContaining(["1 ADOP", "2 FAMC @F1@", "3 ADOP WIFE", "1 FAMC @F1@"]),
+    );
+    back = parseGedcom(enc(mixedText));
+    expect(relations(back.data, (id) => back.people.find((p) => p.key === id)!.firstName)).toEqual({
+      couples: [],
+      childLinks: ["brom <- gus", "brom <~ ivo"],
+      parentTypes: [],
+    });
+  });
+
+  it("writes a FAM for each pair of more than two parents of the root", () => {
+    const people = ["root", "a", "b", "c", "d"].map((id) => person(id));
+    const data = node("root", [], {
+      parents: [{ _id: "a" }, { _id: "b" }],
+      adoptiveParents: [{ _id: "c" }, { _id: "d" }],
+    });
+    const text = writeGedcom({ tree: tree(data), people });
+    expect(famRecords(text).map((r) => r.filter((l) => /HUSB|WIFE|CHIL/.test(l)))).toEqual([
+      ["1 HUSB @I2@", "1 WIFE @I3@", "1 CHIL @I1@"],
+      ["1 HUSB @I4@", "1 WIFE @I5@", "1 CHIL @I1@"],
+    ]);
+    const back = parseGedcom(enc(text));
+    expect(
+      relations(back.data, (id) => back.people.find((p) => p.key === id)!.firstName).childLinks,
+    ).toEqual(["root <- a", "root <- b", "root <~ c", "root <~ d"]);
+  });
+});
+
 describe("lossless round trips (issue 13)", () => {
   const rows = (p: ImportedPerson, titles: string[]) =>
     p.custom.filter((row) => titles.includes(row.title));

@@ -130,15 +130,55 @@ export function writeGedcom(input: { tree: Tree; people: Person[] }): string {
     if (!list.includes(family)) list.push(family);
   };
 
+  /**
+   * The families a node's Sim is a child of: one per parent pair of the node's `parents` and
+   * `adoptiveParents`, wherever those parents are placed (above the node, elsewhere, or nowhere:
+   * a root's parents, culled ancestors). `holder` is the Sim of the node above, if any.
+   */
+  const linkParents = (childNode: TreeNode, holder: string | null) => {
+    const c = childNode.person && meet(childNode.person._id) ? childNode.person._id : null;
+    for (const ref of [...childNode.parents, ...childNode.adoptiveParents]) meet(ref._id);
+    if (!c) return;
+    const bio = [...new Set(childNode.parents.map((r) => r._id))].filter(
+      (id) => id !== c && known.has(id),
+    );
+    const adoptive = [...new Set(childNode.adoptiveParents.map((r) => r._id))].filter(
+      (id) => id !== c && known.has(id) && !bio.includes(id),
+    );
+    // a visible child with no parents set is the node's person's child (the canvas draws it so)
+    if (bio.length === 0 && adoptive.length === 0 && holder && holder !== c && !childNode.hidden) {
+      bio.push(holder);
+    }
+    const all = [...bio, ...adoptive];
+    if (all.length === 0) {
+      if (childNode.parentType !== "NONE") links.get(c)!.looseParentType = childNode.parentType;
+      return;
+    }
+    const groups = all.length <= 2 ? [all] : [...pairs(bio), ...pairs(adoptive)];
+    for (const group of groups) {
+      // the node's person leads the families they are in, as on their own node
+      const members =
+        holder && group.includes(holder) ? [holder, ...group.filter((id) => id !== holder)] : group;
+      const family = familyOf(members);
+      if (!family.children.includes(c)) family.children.push(c);
+      for (const id of members) touch(id, family, id === holder);
+      const person = links.get(c)!;
+      if (!person.childOf.some((l) => l.family === family)) {
+        person.childOf.push({
+          family,
+          adoptive: new Set(members.filter((id) => adoptive.includes(id))),
+          parentType: childNode.parentType,
+        });
+      }
+    }
+  };
+
   // breadth first, like the canvas, so ids follow what the player sees from the top
   const queue: TreeNode[] = [tree.data];
   for (let head = 0; head < queue.length; head += 1) {
     const node = queue[head]!;
     const self = node.person && meet(node.person._id) ? node.person._id : null;
     for (const entry of node.partners) for (const ref of entry.people) meet(ref._id);
-    if (head === 0 && self && node.parentType !== "NONE") {
-      links.get(self)!.looseParentType = node.parentType;
-    }
     if (self) {
       // the n-th entry with a partner on a node is the couple's n-th family: the same couple
       // on the partner's own node names the same families, not new ones
@@ -155,43 +195,11 @@ export function writeGedcom(input: { tree: Tree; people: Person[] }): string {
         }
       }
     }
+    // the root has no node above it, but its parents may be set all the same
+    if (head === 0) linkParents(node, null);
     for (const childNode of node.children) {
       queue.push(childNode);
-      const c = childNode.person && meet(childNode.person._id) ? childNode.person._id : null;
-      for (const ref of [...childNode.parents, ...childNode.adoptiveParents]) meet(ref._id);
-      if (!c) continue;
-      const bio = [...new Set(childNode.parents.map((r) => r._id))].filter(
-        (id) => id !== c && known.has(id),
-      );
-      const adoptive = [...new Set(childNode.adoptiveParents.map((r) => r._id))].filter(
-        (id) => id !== c && known.has(id) && !bio.includes(id),
-      );
-      // a visible child with no parents set is the node's person's child (the canvas draws it so)
-      if (bio.length === 0 && adoptive.length === 0 && self && self !== c && !childNode.hidden) {
-        bio.push(self);
-      }
-      const all = [...bio, ...adoptive];
-      if (all.length === 0) {
-        if (childNode.parentType !== "NONE") links.get(c)!.looseParentType = childNode.parentType;
-        continue;
-      }
-      const groups = all.length <= 2 ? [all] : [...pairs(bio), ...pairs(adoptive)];
-      for (const group of groups) {
-        // the node's person leads the families they are in, as on their own node
-        const members =
-          self && group.includes(self) ? [self, ...group.filter((id) => id !== self)] : group;
-        const family = familyOf(members);
-        if (!family.children.includes(c)) family.children.push(c);
-        for (const id of members) touch(id, family, id === self);
-        const person = links.get(c)!;
-        if (!person.childOf.some((l) => l.family === family)) {
-          person.childOf.push({
-            family,
-            adoptive: new Set(members.filter((id) => adoptive.includes(id))),
-            parentType: childNode.parentType,
-          });
-        }
-      }
+      linkParents(childNode, self);
     }
   }
   // people in no node still travel, after the tree's, in a fixed order
