@@ -105,8 +105,6 @@ export default tseslint.config(
       "playwright-report/**",
       "next-env.d.ts",
       "**/*.mjs",
-      // Files that break the rules on purpose, linted by lib/boundaries.test.ts only.
-      "**/*.lint-fixture.ts",
     ],
   },
   ...nextVitals,
