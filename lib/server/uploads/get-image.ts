@@ -3,29 +3,10 @@ import { imageName } from "@/lib/schemas/common";
 import { ApiError } from "@/lib/server/http/errors";
 import { getStorage } from "@/lib/server/storage";
 import { getResizedImage } from "./get-resized-image";
-import { IMAGE_HEADERS, type LeanFormat } from "./image-files";
+import { type LeanFormat } from "./image-files";
+import { IMAGE_NOT_FOUND, type ServedImage } from "./served-image";
 
-export const IMAGE_NOT_FOUND = "Image not found";
-
-/** An image ready to send: its bytes (streamed or in memory), type and length. */
-export interface ServedImage {
-  body: ReadableStream<Uint8Array> | Buffer;
-  contentType: string;
-  size: number;
-}
-
-/** The response for a stored image, with IMAGE_HEADERS (Vary: Accept among them). */
-export function imageResponse(image: ServedImage): Response {
-  const body = Buffer.isBuffer(image.body) ? new Uint8Array(image.body) : image.body;
-  return new Response(body, {
-    status: 200,
-    headers: {
-      "content-type": image.contentType,
-      "content-length": String(image.size),
-      ...IMAGE_HEADERS,
-    },
-  });
-}
+export { IMAGE_NOT_FOUND, imageResponse, type ServedImage } from "./served-image";
 
 /**
  * An original upload, e.g. "avatar/<id>.png", at its stored (capped) size. Public: anyone with the

@@ -5,9 +5,9 @@ import { ApiError } from "@/lib/server/http/errors";
 import { logger } from "@/lib/server/logger";
 import { getStorage } from "@/lib/server/storage";
 import { contentTypeForKey } from "@/lib/server/storage/content-type";
-import { IMAGE_NOT_FOUND, type ServedImage } from "./get-image";
 import { type LeanFormat, variantKey } from "./image-files";
 import { encodeVariant, openStored, variantContentType } from "./lean-image";
+import { IMAGE_NOT_FOUND, type ServedImage } from "./served-image";
 import { getStoredOriginal } from "./stored-original";
 
 type ImageSize = (typeof IMAGE_SIZES)[number];
