@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { JSON_PATCH_TYPE, TREE_PATCH_LIMITS } from "@/lib/tree/patch-limits";
+import { JSON_PATCH_TYPE, TREE_LIMITS, TREE_PATCH_LIMITS } from "@/lib/tree/limits";
 import { objectId } from "./common";
 
 export const PARTNER_TYPES = ["PARTNER", "EX_PARTNER", "MARRIED", "ABDUCTION"] as const;
@@ -9,8 +9,18 @@ export const parentType = z.enum(PARENT_TYPES);
 export type PartnerType = z.infer<typeof partnerType>;
 export type ParentType = z.infer<typeof parentType>;
 
-/** Limits of one tree's structure. The spec asks that at least 10,000 nodes and 5 MB fit. */
-export const TREE_LIMITS = { maxDepth: 500, maxNodes: 50_000, maxPeoplePerList: 100 } as const;
+/** Limits of one tree's structure (lib/tree/limits.ts). The spec asks that at least 10,000 nodes and 5 MB fit. */
+export { TREE_LIMITS };
+
+/** The sentences naming each structure limit, shared by the schema and the patch applier. */
+export const LIMIT_TEXT = {
+  nodes: `A tree can hold at most ${TREE_LIMITS.maxNodes} nodes`,
+  depth: `A tree can be at most ${TREE_LIMITS.maxDepth} generations deep`,
+  referencesPerNode: `A tree node can hold at most ${TREE_LIMITS.maxReferencesPerNode} person references (its person, its partners' people, its parents and adoptive parents)`,
+  references: `A tree can hold at most ${TREE_LIMITS.maxReferences} person references`,
+  bytes: `A tree's structure can be at most ${TREE_LIMITS.maxBytes / 1024 / 1024} MB as stored`,
+  perList: `A list of partners, of a partner row's people, of parents or of adoptive parents can hold at most ${TREE_LIMITS.maxPeoplePerList} entries`,
+} as const;
 
 export const TITLE_MAX = 200;
 export const DESCRIPTION_MAX = 100_000;
@@ -57,37 +67,70 @@ export const treeNode: z.ZodType<TreeNode, TreeNodeInput> = z.lazy(() =>
   }),
 );
 
-/** Measures depth and node count without recursion, so hostile nesting cannot blow the stack. */
-function measure(value: unknown): { depth: number; nodes: number } {
-  let depth = 0;
-  let nodes = 0;
-  const stack: [unknown, number][] = [[value, 1]];
+const lengthOf = (value: unknown) => (Array.isArray(value) ? value.length : 0);
+
+/**
+ * The person references one node as sent holds, without validating it: its person, its partner
+ * rows' people, its parents and adoptive parents. Linear in the node's own lists.
+ */
+export function referencesOf(node: unknown): number {
+  if (node === null || typeof node !== "object") return 0;
+  const { person, partners, parents, adoptiveParents } = node as Record<string, unknown>;
+  let count = person !== null && typeof person === "object" ? 1 : 0;
+  if (Array.isArray(partners)) {
+    for (const row of partners as unknown[]) {
+      if (row !== null && typeof row === "object")
+        count += lengthOf((row as { people?: unknown }).people);
+    }
+  }
+  return count + lengthOf(parents) + lengthOf(adoptiveParents);
+}
+
+/** What a structure as sent measures, counted without recursion, stopping at the first limit passed. */
+export interface RawMeasure {
+  depth: number;
+  nodes: number;
+  references: number;
+  /** The first limit passed, if any. */
+  over?: keyof typeof LIMIT_TEXT;
+}
+
+/**
+ * Measures depth, nodes and references without recursion, so hostile nesting cannot blow the
+ * stack; `firstDepth` is the generation of `value` itself (1 for the root).
+ */
+export function measureRaw(
+  value: unknown,
+  firstDepth = 1,
+  limits: Record<
+    "maxNodes" | "maxDepth" | "maxReferencesPerNode" | "maxReferences",
+    number
+  > = TREE_LIMITS,
+): RawMeasure {
+  const result: RawMeasure = { depth: 0, nodes: 0, references: 0 };
+  const stack: [unknown, number][] = [[value, firstDepth]];
   while (stack.length > 0) {
     const [node, level] = stack.pop()!;
-    nodes += 1;
-    depth = Math.max(depth, level);
-    if (nodes > TREE_LIMITS.maxNodes || depth > TREE_LIMITS.maxDepth) break;
+    result.nodes += 1;
+    result.depth = Math.max(result.depth, level);
+    const references = referencesOf(node);
+    result.references += references;
+    if (result.nodes > limits.maxNodes) result.over = "nodes";
+    else if (result.depth > limits.maxDepth) result.over = "depth";
+    else if (references > limits.maxReferencesPerNode) result.over = "referencesPerNode";
+    else if (result.references > limits.maxReferences) result.over = "references";
+    if (result.over) return result;
     const children = (node as { children?: unknown } | null)?.children;
     if (Array.isArray(children)) for (const child of children) stack.push([child, level + 1]);
   }
-  return { depth, nodes };
+  return result;
 }
 
-/** The whole structure: one root node, bounded in depth and size. */
+/** The whole structure: one root node, bounded in depth, size and references. */
 export const treeData = z.unknown().transform((value, ctx) => {
-  const { depth, nodes } = measure(value);
-  if (nodes > TREE_LIMITS.maxNodes) {
-    ctx.addIssue({
-      code: "custom",
-      message: `A tree can hold at most ${TREE_LIMITS.maxNodes} nodes`,
-    });
-    return z.NEVER;
-  }
-  if (depth > TREE_LIMITS.maxDepth) {
-    ctx.addIssue({
-      code: "custom",
-      message: `A tree can be at most ${TREE_LIMITS.maxDepth} generations deep`,
-    });
+  const { over } = measureRaw(value);
+  if (over) {
+    ctx.addIssue({ code: "custom", message: LIMIT_TEXT[over] });
     return z.NEVER;
   }
   const parsed = treeNode.safeParse(value);
@@ -131,6 +174,9 @@ const jsonPointer = z
   .max(TREE_PATCH_LIMITS.maxPointer, "A path is too long")
   .refine((pointer) => pointer === "/data" || pointer.startsWith("/data/"), {
     error: "Only the structure can be patched: every path starts with /data",
+  })
+  .refine((pointer) => !/~(?![01])/.test(pointer), {
+    error: "A path may use ~ only as ~0 (for ~) or ~1 (for /), as RFC 6901 says",
   })
   .refine(
     (pointer) =>

@@ -336,8 +336,8 @@ describe("PATCH /api/trees/{id} with a JSON Patch", () => {
       [
         "removing the whole structure",
         [{ op: "remove", path: "/data" }],
-        400,
-        "data: Invalid input: expected object, received undefined",
+        422,
+        "Operation 0 (remove /data) cannot be applied: the root node cannot be removed; replace it instead",
       ],
     ])("%s", async (_name, operations, status, detail) => {
       const before = await storedData(tree._id);

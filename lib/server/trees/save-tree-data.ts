@@ -1,12 +1,20 @@
 import "server-only";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { type JsonPatchOperation, type TreeNode, treeData } from "@/lib/schemas/tree";
+import {
+  type JsonPatchOperation,
+  LIMIT_TEXT,
+  TREE_LIMITS,
+  type TreeNode,
+  treeNode,
+} from "@/lib/schemas/tree";
 import { db } from "@/lib/server/db";
 import { ApiError } from "@/lib/server/http/errors";
 import { applyTreePatch } from "./apply-tree-patch";
 import { TREE_TX_OPTIONS, lockTreeOrThrow } from "./lock-tree";
 import { treeEtag } from "./serialize";
-import { writeTreeData } from "./write-tree-data";
+import { type HeldStructure, holdStructure, takeStructure } from "./structure-cache";
+import { type StructureSize, measureStructure } from "./structure-size";
+import { writeTreeJson } from "./write-tree-data";
 
 export const TREE_CONFLICT =
   "This tree was changed somewhere else (another tab or device). Reload to get the latest version.";
@@ -29,9 +37,8 @@ export function referencedPeople(root: TreeNode): Set<string> {
 async function assertPeopleInTree(
   tx: Prisma.TransactionClient,
   treeId: string,
-  data: TreeNode,
+  ids: string[],
 ): Promise<void> {
-  const ids = [...referencedPeople(data)];
   if (ids.length === 0) return;
   // one query for any number of ids (an IN list would need one parameter per id)
   const rows = await tx.$queryRaw<{ id: string }[]>`
@@ -56,34 +63,60 @@ export interface SavedStructure {
   etag: string;
 }
 
+/** A new structure, ready to store: its one serialization and the person ids to check. */
+interface BuiltStructure {
+  data: TreeNode;
+  size: StructureSize;
+  json: string;
+  /** The ids that must name people of the tree (all of them for a whole body). */
+  peopleToCheck: string[];
+}
+
 /**
- * Locks the tree, refuses a stale `expectedVersion` with 409, then stores what `structure` makes
+ * Locks the tree, refuses a stale `expectedVersion` with 409, then stores what `build` makes
  * (checked against the tree's people) and bumps the version. The row lock makes the check and the
- * write one step, so of two saves expecting the same version exactly one wins.
+ * write one step, so of two saves expecting the same version exactly one wins. Once committed,
+ * the new structure is held in memory for the tree's next patch (structure-cache.ts).
  */
 async function saveStructure(
   ownerId: string,
   treeId: string,
-  structure: (tx: Prisma.TransactionClient) => Promise<TreeNode> | TreeNode,
+  build: (
+    tx: Prisma.TransactionClient,
+    version: number,
+  ) => Promise<BuiltStructure> | BuiltStructure,
   expectedVersion?: number,
 ): Promise<SavedStructure> {
-  return db.$transaction(async (tx) => {
+  let built: BuiltStructure | undefined;
+  const result = await db.$transaction(async (tx) => {
     const current = await lockTreeOrThrow(tx, ownerId, treeId);
     if (expectedVersion !== undefined && expectedVersion !== current.version) {
       throw new ApiError(409, TREE_CONFLICT, {
         ETag: treeEtag(current.version, current.detailsVersion),
       });
     }
-    const data = await structure(tx);
-    await assertPeopleInTree(tx, treeId, data);
-    const version = await writeTreeData(tx, treeId, data);
+    built = await build(tx, current.version);
+    await assertPeopleInTree(tx, treeId, built.peopleToCheck);
+    const version = await writeTreeJson(tx, treeId, built.json);
     return { saved: { _id: treeId, version }, etag: treeEtag(version, current.detailsVersion) };
   }, TREE_TX_OPTIONS);
+  if (built) {
+    holdStructure(treeId, { version: result.saved.version, data: built.data, size: built.size });
+  }
+  return result;
+}
+
+/** Refuses a structure whose stored form passes the byte limit (and is larger than `stored`). */
+function assertStoredBytes(json: string, stored = 0): void {
+  if (json.length > Math.max(TREE_LIMITS.maxBytes, stored)) {
+    throw new ApiError(422, LIMIT_TEXT.bytes);
+  }
 }
 
 /**
  * Replaces the structure of the owner's tree and bumps its version. With `expectedVersion` (from
- * If-Match) a save against any other version is refused with 409.
+ * If-Match) a save against any other version is refused with 409. The structure was validated
+ * whole by `treeData` (every limit but the stored bytes, checked here on its one serialization).
  */
 export function saveTreeData(
   ownerId: string,
@@ -91,13 +124,50 @@ export function saveTreeData(
   data: TreeNode,
   expectedVersion?: number,
 ): Promise<SavedStructure> {
-  return saveStructure(ownerId, treeId, () => data, expectedVersion);
+  return saveStructure(
+    ownerId,
+    treeId,
+    () => {
+      const json = JSON.stringify(data);
+      assertStoredBytes(json);
+      const ids = new Set<string>();
+      const size = measureStructure(data, (node) => {
+        if (node.person) ids.add(node.person._id);
+        for (const partner of node.partners) for (const p of partner.people) ids.add(p._id);
+        for (const p of node.parents) ids.add(p._id);
+        for (const p of node.adoptiveParents) ids.add(p._id);
+      });
+      return { data, size, json, peopleToCheck: [...ids] };
+    },
+    expectedVersion,
+  );
+}
+
+/**
+ * The stored structure of `treeId` at `version`: the one this process holds when it is that
+ * version (no read, no parse), otherwise read, parsed and measured. Stored structures were
+ * validated when written; the schema runs again on a read (not the limits: a tree stored over a
+ * limit before it existed must stay patchable, to be trimmed).
+ */
+async function storedStructure(
+  tx: Prisma.TransactionClient,
+  treeId: string,
+  version: number,
+): Promise<HeldStructure> {
+  const held = takeStructure(treeId, version);
+  if (held) return held;
+  const rows = await tx.$queryRaw<{ data: string }[]>`
+    SELECT "data"::text AS "data" FROM "Tree" WHERE "id" = ${treeId}`;
+  const data = treeNode.parse(JSON.parse(rows[0]?.data ?? "null"));
+  return { version, data, size: measureStructure(data) };
 }
 
 /**
  * Applies a JSON Patch (RFC 6902) to the stored structure of version `expectedVersion` (If-Match
- * is required: a patch means nothing against another version). The result passes the same schema
- * and the same checks as a whole `{data}`, and is stored the same way, so both give the same tree.
+ * is required: a patch means nothing against another version). Each op is checked against the
+ * schema of the place it changes and counted against the limits before it runs
+ * (apply-tree-patch.ts, ADR 019); only the ids its values bring in are checked against the tree's
+ * people; the result is serialized once. Same stored result, same 409 rules as a whole `{data}`.
  */
 export function patchTreeData(
   ownerId: string,
@@ -109,11 +179,18 @@ export function patchTreeData(
   return saveStructure(
     ownerId,
     treeId,
-    async (tx) => {
-      const rows = await tx.$queryRaw<{ data: string }[]>`
-        SELECT "data"::text AS "data" FROM "Tree" WHERE "id" = ${treeId}`;
-      const stored: unknown = JSON.parse(rows[0]?.data ?? "null");
-      return treeData.parse(applyTreePatch(stored, operations));
+    async (tx, version) => {
+      const stored = await storedStructure(tx, treeId, version);
+      const applied = applyTreePatch(stored.data, stored.size, operations);
+      const json = JSON.stringify(applied.data);
+      assertStoredBytes(json, stored.size.bytes);
+      return {
+        data: applied.data,
+        // the depth bound stays what was stored: every insert was checked against it
+        size: { ...stored.size, ...applied.totals, bytes: json.length },
+        json,
+        peopleToCheck: [...applied.newIds],
+      };
     },
     expectedVersion,
   );

@@ -1,0 +1,49 @@
+import "server-only";
+import { LRUCache } from "lru-cache";
+import type { TreeNode } from "@/lib/schemas/tree";
+import type { StructureSize } from "./structure-size";
+
+/** A tree's structure as committed at `version`, parsed and measured (issue 23, ADR 020). */
+export interface HeldStructure {
+  version: number;
+  data: TreeNode;
+  size: StructureSize;
+}
+
+/**
+ * Stored bytes of structure kept parsed in memory, least recently saved first out. A parsed
+ * structure takes about 4-6 times its JSON bytes of heap, so this is some 150 MB at most.
+ */
+const BUDGET_BYTES = 32 * 1024 * 1024;
+
+const held = new LRUCache<string, HeldStructure>({
+  maxSize: BUDGET_BYTES,
+  sizeCalculation: (entry) => Math.max(1, entry.size.bytes),
+});
+
+/**
+ * The structure of `treeId` at `version` if this process holds it, taken out of the cache: the
+ * caller changes it in place and gives it back with `holdStructure` only once its own write has
+ * committed. Versions only grow and a version is held only after its commit, so a held version
+ * is the stored one on every instance; another instance's save makes the held one stale, never
+ * wrong (its version is lower than the row's, so it is not taken).
+ */
+export function takeStructure(treeId: string, version: number): HeldStructure | undefined {
+  const entry = held.get(treeId);
+  held.delete(treeId);
+  return entry?.version === version ? entry : undefined;
+}
+
+/** Keeps a committed structure for the next save of the tree. */
+export function holdStructure(treeId: string, entry: HeldStructure): void {
+  if (entry.size.bytes > BUDGET_BYTES / 4) {
+    held.delete(treeId);
+    return;
+  }
+  held.set(treeId, entry);
+}
+
+/** Forgets what is held for a tree (a write that did not go through the save path). */
+export function forgetStructure(treeId: string): void {
+  held.delete(treeId);
+}
