@@ -34,16 +34,13 @@ export async function importFile(
   const input = source instanceof Uint8Array ? { bytes: source } : source;
   if ("bytes" in input && input.bytes.length === 0) throw new ApiError(400, EMPTY_FILE);
   try {
-    const prepared = await (options.pool ?? workerPool()).run(
-      "import",
-      {
-        source: input,
-        format: query.format,
-        limits: options.limits,
-        fileName: query.fileName,
-        title: query.title || undefined,
-      },
-    );
+    const prepared = await (options.pool ?? workerPool()).run("import", {
+      source: input,
+      format: query.format,
+      limits: options.limits,
+      fileName: query.fileName,
+      title: query.title || undefined,
+    });
     return await importPrepared(ownerId, prepared);
   } catch (error) {
     if (error instanceof ImportError) throw new ApiError(400, error.message);
