@@ -10,6 +10,7 @@ const nextConfig: NextConfig = {
   typescript: { ignoreBuildErrors: true },
   // Native and wasm packages are loaded by Node at run time, never bundled.
   serverExternalPackages: [
+    "piscina",
     "@aws-sdk/s3-request-presigner",
     "@electric-sql/pglite",
     "pglite-prisma-adapter",

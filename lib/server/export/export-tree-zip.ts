@@ -1,10 +1,11 @@
 import "server-only";
 import { loadTreeForExport } from "./load-export";
 import { exportFileName } from "@/lib/export/filename";
-import { writeHeirloomZip } from "@/lib/export/heirloom-zip";
 import { imageName } from "@/lib/schemas/common";
 import { logger } from "@/lib/server/logger";
 import { readOriginalInOwnFormat } from "@/lib/server/uploads/stored-original";
+import { runInWorker } from "@/lib/server/workers/pool";
+import { transferables } from "@/lib/server/workers/transfer";
 
 export interface ExportedFile {
   filename: string;
@@ -33,27 +34,22 @@ async function readImages(names: string[]): Promise<Map<string, Uint8Array>> {
 
 /**
  * The owner's tree as an Heirloom backup ZIP (lib/import/heirloom.ts describes the layout): its
- * data, its people, the cover and avatar images, and an offline tree.html. 404 when the tree is
- * not the owner's.
+ * data, its people, the cover and avatar images, and an offline tree.html, written in a worker
+ * thread. 404 when the tree is not the owner's.
  */
 export async function exportTreeZip(
   ownerId: string,
   treeId: string,
   now: Date = new Date(),
 ): Promise<ExportedFile> {
-  const { tree, people } = await loadTreeForExport(ownerId, treeId);
-  const names = [
-    ...new Set(
-      [tree.cover, ...people.map((p) => p.avatar)].filter(
-        (name): name is string => name !== null && imageName.safeParse(name).success,
-      ),
-    ),
-  ];
-  const bytes = writeHeirloomZip({
-    tree,
-    people,
-    images: await readImages(names),
-    exportedAt: now,
-  });
-  return { filename: exportFileName(tree.title, "zip"), contentType: "application/zip", bytes };
+  const source = await loadTreeForExport(ownerId, treeId);
+  const images = await readImages(
+    source.images.filter((name) => imageName.safeParse(name).success),
+  );
+  const bytes = await runInWorker(
+    "exportZip",
+    { tree: source.tree, people: source.people, images, exportedAt: now.toISOString() },
+    transferables({ images }),
+  );
+  return { filename: exportFileName(source.title, "zip"), contentType: "application/zip", bytes };
 }

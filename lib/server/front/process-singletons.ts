@@ -46,6 +46,10 @@ interface ProcessSingletons {
    * script and again by db.ts in the bundle; one exit handler removes each lock file once.
    */
   __heirloomDataLocks: Map<string, { holds: number; content: string }>;
+  /** The worker pool (lib/server/workers/pool.ts): one set of threads however many graphs ask. */
+  __heirloomWorkerPool: { close(): Promise<void> };
+  /** Stops the event-loop delay watch (lib/server/workers/event-loop.ts), started once. */
+  __heirloomEventLoopWatch: () => void;
 }
 
 type Name = keyof ProcessSingletons;

@@ -1,11 +1,12 @@
 import "server-only";
-import { parseImportFile } from "@/lib/import/parse-import";
 import type { ImportQuery } from "@/lib/import/schemas";
 import { ImportError } from "@/lib/import/types";
-import type { ZipInput, ZipLimits } from "@/lib/import/zip";
+import type { ZipLimits } from "@/lib/import/zip";
 import { ApiError } from "@/lib/server/http/errors";
 import type { RateLimitRule } from "@/lib/server/rate-limit";
-import { importTree, type ImportResult } from "./import-tree";
+import { workerPool, type WorkerPool } from "@/lib/server/workers/pool";
+import { importPrepared, type ImportResult } from "./import-tree";
+import type { ImportSource } from "./prepare-import";
 
 /** Imports per player: each one unpacks, checks and re-encodes up to 200 MB. */
 export const IMPORT_PER_USER: RateLimitRule = {
@@ -18,22 +19,31 @@ export const IMPORT_PER_USER: RateLimitRule = {
 export const EMPTY_FILE = "The file is empty. Choose a backup ZIP or a GEDCOM file.";
 
 /**
- * Parses an uploaded file (as `query.format`, or as detected) and imports it as a new tree of
- * `ownerId`. A file that cannot be read is a 400 whose detail says why; nothing is created then.
+ * Imports an uploaded file (its path, or its bytes) as a new tree of `ownerId`: a worker thread
+ * reads it (as `query.format`, or as detected) and builds the rows (prepare-import.ts), then this
+ * thread stores the images and writes the rows (import-tree.ts). A file that cannot be read is a
+ * 400 whose detail says why; one past the worker's time or memory limit a 422 or 413; nothing is
+ * created then.
  */
 export async function importFile(
   ownerId: string,
-  bytes: ZipInput,
+  source: ImportSource | Uint8Array,
   query: ImportQuery,
-  limits?: ZipLimits,
+  options: { limits?: ZipLimits; pool?: WorkerPool } = {},
 ): Promise<ImportResult> {
-  if (bytes.length === 0) throw new ApiError(400, EMPTY_FILE);
-  let file;
+  const input = source instanceof Uint8Array ? { bytes: source } : source;
+  if ("bytes" in input && input.bytes.length === 0) throw new ApiError(400, EMPTY_FILE);
   try {
-    file = await parseImportFile(bytes, query.format, limits, { fileName: query.fileName });
+    const prepared = await (options.pool ?? workerPool()).run("import", {
+      source: input,
+      format: query.format,
+      limits: options.limits,
+      fileName: query.fileName,
+      title: query.title || undefined,
+    });
+    return await importPrepared(ownerId, prepared);
   } catch (error) {
     if (error instanceof ImportError) throw new ApiError(400, error.message);
     throw error;
   }
-  return importTree(ownerId, file, { title: query.title || undefined });
 }

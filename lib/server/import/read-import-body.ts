@@ -3,8 +3,9 @@ import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { getEnv } from "@/lib/env";
-import { looksLikeZip, type ZipInput, type ZipSource } from "@/lib/import/zip";
 import { ApiError } from "@/lib/server/http/errors";
+import { EMPTY_FILE } from "./import-file";
+import type { ImportSource } from "./prepare-import";
 
 /** The largest file an import accepts: a Plum Tree backup with thousands of photos. */
 export const MAX_IMPORT_BYTES = 200 * 1024 * 1024;
@@ -76,34 +77,17 @@ async function sweepStaleUploads(dir: string): Promise<void> {
 }
 
 export interface ImportUpload {
-  /** A ZIP is read from its file piece by piece; anything else is read whole (GEDCOM text). */
-  input: ZipInput;
+  /** The file the body was written to: the worker reads it (prepare-import.ts). */
+  source: { path: string };
   size: number;
   /** Closes and removes the file. */
   dispose(): Promise<void>;
 }
 
-/** Random access to an open file, read synchronously like the in-memory archive it replaces. */
-function fileSource(fd: number, length: number): ZipSource {
-  return {
-    length,
-    read(at, wanted) {
-      const size = Math.max(0, Math.min(wanted, length - at));
-      const buffer = Buffer.allocUnsafe(size);
-      let done = 0;
-      while (done < size) {
-        const n = fs.readSync(fd, buffer, done, size - done, at + done);
-        if (n === 0) break;
-        done += n;
-      }
-      return done === size ? buffer : buffer.subarray(0, done);
-    },
-  };
-}
-
 /**
  * Streams the request body into a file of its own, refusing it with 413 as soon as the declared
- * length or the running count passes `limit`, so a body is never held in memory. On any failure
+ * length or the running count passes `limit`, so a body is never held in memory; an empty body is
+ * a 400. The file is read by the import's worker thread, by its path. On any failure
  * (413, a client that hangs up, a full disk) the file is removed before the error is thrown.
  */
 export async function receiveImportBody(
@@ -135,11 +119,9 @@ export async function receiveImportBody(
         await handle.write(value);
       }
     }
-    const source = fileSource(handle.fd, size);
-    if (looksLikeZip(source)) return { input: source, size, dispose };
-    const bytes = source.read(0, size);
-    await dispose();
-    return { input: bytes, size, dispose: async () => undefined };
+    if (size === 0) throw new ApiError(400, EMPTY_FILE);
+    await handle.close();
+    return { source: { path: file }, size, dispose };
   } catch (error) {
     await dispose();
     throw error;
@@ -154,14 +136,14 @@ export async function receiveImportBody(
 export async function withImportUpload<T>(
   req: Request,
   before: () => Promise<void>,
-  work: (input: ZipInput) => Promise<T>,
+  work: (source: ImportSource) => Promise<T>,
 ): Promise<T> {
   const admission = admitImport(req);
   try {
     await before();
     const upload = await receiveImportBody(req);
     try {
-      return await work(upload.input);
+      return await work(upload.source);
     } finally {
       await upload.dispose();
     }

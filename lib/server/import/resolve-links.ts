@@ -1,17 +1,8 @@
 import "server-only";
-import type { ImportedLink } from "@/lib/import/types";
 import { objectId } from "@/lib/schemas/common";
-import { PERSON_LIMITS, type PersonLink } from "@/lib/schemas/person";
+import type { PersonLink } from "@/lib/schemas/person";
 import { db } from "@/lib/server/db";
-import { clipLine } from "./clip";
-
-export interface LinkContext {
-  /** The tree's id in the file: links to it are links within the imported tree. */
-  sourceTreeId: string | null;
-  newTreeId: string;
-  /** File person key → new person id. */
-  personIds: ReadonlyMap<string, string>;
-}
+import { resolveLinkCandidates, type LinkCandidate } from "./prepare-import";
 
 /** The ids of the people in each published copy among `treeIds` (one query per tree). */
 async function publishedPeople(treeIds: string[]): Promise<Map<string, Set<string>>> {
@@ -32,44 +23,25 @@ async function publishedPeople(treeIds: string[]): Promise<Map<string, Set<strin
 }
 
 /**
- * Each person's links, as they can live on here:
- * - a link to the file's own tree is remapped to the new tree and the new person id (and dropped
- *   if that person is not in the file);
- * - a link to another tree is kept only if that tree is published on this server and its public
- *   copy has the person (so an Heirloom backup keeps its links; Plum Tree and PruneTree ids name
- *   trees that no longer exist anywhere and are dropped);
- * - anything else (malformed ids, more than PERSON_LIMITS.links) is dropped.
- * Answers the links per person (in the order given) and how many were dropped.
+ * The links of the people who have any (new person id → links), as resolveLinkCandidates keeps
+ * them against the published copies on this server, and how many were dropped.
  */
 export async function resolveLinks(
-  linksPerPerson: (ImportedLink[] | undefined)[],
-  context: LinkContext,
-): Promise<{ links: PersonLink[][]; dropped: number }> {
+  candidates: readonly [string, LinkCandidate[]][],
+): Promise<{ links: Map<string, PersonLink[]>; dropped: number }> {
   const external = new Set<string>();
-  for (const links of linksPerPerson) {
-    for (const link of links ?? []) {
-      if (link.treeId !== context.sourceTreeId && objectId.safeParse(link.treeId).success) {
-        external.add(link.treeId);
-      }
+  for (const [, items] of candidates) {
+    for (const link of items) {
+      if (!link.internal && objectId.safeParse(link.treeId).success) external.add(link.treeId);
     }
   }
   const published = await publishedPeople([...external]);
+  const links = new Map<string, PersonLink[]>();
   let dropped = 0;
-  const links = linksPerPerson.map((items) => {
-    const kept: PersonLink[] = [];
-    for (const link of items ?? []) {
-      const title = clipLine(link.title, PERSON_LIMITS.linkTitle);
-      let target: PersonLink | null = null;
-      if (context.sourceTreeId !== null && link.treeId === context.sourceTreeId) {
-        const personId = context.personIds.get(link.personId);
-        if (personId) target = { title, treeId: context.newTreeId, personId };
-      } else if (published.get(link.treeId)?.has(link.personId)) {
-        target = { title, treeId: link.treeId, personId: link.personId };
-      }
-      if (target && kept.length < PERSON_LIMITS.links) kept.push(target);
-      else dropped += 1;
-    }
-    return kept;
-  });
+  for (const [personId, items] of candidates) {
+    const resolved = resolveLinkCandidates(items, published);
+    links.set(personId, resolved.kept);
+    dropped += resolved.dropped;
+  }
   return { links, dropped };
 }

@@ -1,7 +1,7 @@
+// The Open Graph card's drawing: pure, run in a worker thread (lib/server/workers/tasks.ts).
+// og-image-file.ts reads the cover and stores the result.
 import "server-only";
 import { ImageResponse } from "next/og";
-import { logger } from "@/lib/server/logger";
-import { getResizedImage } from "@/lib/server/uploads/get-resized-image";
 import { ogText, simCount } from "../../tree-image/og-text";
 
 /** What the card shows: the tree's title, its cover (an image name) and how many Sims it holds. */
@@ -15,34 +15,26 @@ export const OG_SIZE = { width: 1200, height: 630 } as const;
 /** Scrapers may keep the image a while; a republish changes its address (?v=). */
 export const OG_CACHE = "public, max-age=3600";
 
-/** The tree's cover, 1200×640 as the server already makes it, as a data: URI; null if missing. */
-async function coverDataUri(cover: string): Promise<string | null> {
-  try {
-    const image = await getResizedImage("1200x640", cover);
-    const bytes = Buffer.isBuffer(image.body)
-      ? image.body
-      : Buffer.from(await new Response(image.body).arrayBuffer());
-    return `data:${image.contentType};base64,${bytes.toString("base64")}`;
-  } catch (error) {
-    // A tree whose cover file is gone still gets its image, without the cover.
-    logger.warn({ err: error, cover }, "open graph image without its cover");
-    return null;
-  }
-}
-
 const PLUM = { 50: "#faf5fa", 100: "#f3e8f3", 200: "#e6cfe6", 600: "#743b74", 900: "#2e152e" };
 
+/** What the worker draws: the card with its cover already read, as a data: URI (or null). */
+export interface OgCardDrawing {
+  title: string;
+  coverDataUri: string | null;
+  sims: number;
+}
+
 /**
- * The Open Graph image of a published tree: its title, its cover and how many Sims it holds,
- * drawn by next/og with the font it bundles (no font or emoji is fetched).
+ * The Open Graph image of a published tree as PNG bytes: its title, its cover and how many Sims
+ * it holds, drawn by next/og with the font it bundles (no font or emoji is fetched).
  */
-export async function renderTreeOgImage(view: OgCard): Promise<ImageResponse> {
+export async function drawOgCard(view: OgCardDrawing): Promise<Uint8Array> {
   const title = ogText(view.title) || "A Sims family tree";
-  const cover = view.cover ? await coverDataUri(view.cover) : null;
+  const cover = view.coverDataUri;
   const count = simCount(view.sims);
   const titleSize = title.length > 60 ? 48 : title.length > 30 ? 60 : 76;
 
-  return new ImageResponse(
+  const image = new ImageResponse(
     <div
       style={{
         width: "100%",
@@ -96,6 +88,7 @@ export async function renderTreeOgImage(view: OgCard): Promise<ImageResponse> {
         <div style={{ display: "flex", color: PLUM[900] }}>Heirloom</div>
       </div>
     </div>,
-    { ...OG_SIZE, headers: { "cache-control": OG_CACHE } },
+    OG_SIZE,
   );
+  return new Uint8Array(await image.arrayBuffer());
 }

@@ -1,7 +1,8 @@
 // POST /api/trees/import - a Plum Tree, PruneTree or Heirloom backup ZIP, or a GEDCOM file, as a new tree
 import { importQuery } from "@/lib/import/schemas";
-import { json, parseQuery } from "@/lib/server/http/http";
+import { parseQuery } from "@/lib/server/http/http";
 import { IMPORT_PER_USER, importFile } from "@/lib/server/import/import-file";
+import { importResultJson } from "@/lib/server/import/import-tree";
 import { withImportUpload } from "@/lib/server/import/read-import-body";
 import { enforceRateLimit } from "@/lib/server/rate-limit";
 import { otherMethods, withAuth } from "@/lib/server/http/route";
@@ -11,9 +12,13 @@ export const POST = withAuth(async ({ req, user }) => {
   const result = await withImportUpload(
     req,
     () => enforceRateLimit(IMPORT_PER_USER, user.id),
-    (input) => importFile(user.id, input, query),
+    (source) => importFile(user.id, source, query),
   );
-  return json(result, 201);
+  // The tree's structure is the worker's JSON text, sent as it is (import-tree.ts).
+  return new Response(importResultJson(result), {
+    status: 201,
+    headers: { "content-type": "application/json" },
+  });
 });
 
 export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods("POST");

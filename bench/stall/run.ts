@@ -1,0 +1,207 @@
+/**
+ * `npm run bench:stall` (issue 22): another client's GET /api/version while each heavy request of
+ * findings 1-4 runs, against a production server (scripts/start.ts) on PostgreSQL and on PGlite.
+ * For each heavy request: the p50, p99 and max of the version round trips sent one after another
+ * while it ran, against the 100 ms goal and against the idle baseline measured in the same run
+ * (the same client, the same server, nothing else running). Writes bench/results/stall.json.
+ *
+ * BENCH_STALL_ENGINES (postgres,pglite), BENCH_STALL_PEOPLE (100000) and BENCH_STALL_NOTE_LINES
+ * (40: the issue's 49 MB file) size the run; RELIABILITY_REUSE_BUILD=1 serves the existing build.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { genealogyGedcom, nestedGedcom } from "../../tests/reliability/support/big-gedcom";
+import { request, signUp, type Answer } from "../../tests/reliability/support/client";
+import {
+  AppServer,
+  createDatabase,
+  dropDatabase,
+  ensureBuild,
+  pickPort,
+  removeTempDirs,
+  tempDir,
+} from "../../tests/reliability/support/server";
+import {
+  alongside,
+  doublingPatch,
+  hugePatch,
+  JSON_PATCH,
+  postImport,
+  treeWithOneSim,
+  uploadReceived,
+  VERSION_PATH,
+} from "../../tests/reliability/support/stall";
+
+const GOAL_MS = 100;
+const IDLE_REQUESTS = 300;
+const ENGINES = (process.env.BENCH_STALL_ENGINES ?? "postgres,pglite").split(",");
+const PEOPLE = Number(process.env.BENCH_STALL_PEOPLE ?? 100_000);
+const NOTE_LINES = Number(process.env.BENCH_STALL_NOTE_LINES ?? 40);
+const OUT = path.resolve(import.meta.dirname, "../results/stall.json");
+
+const percentile = (values: number[], p: number) => {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  return (
+    Math.round(
+      sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! * 10,
+    ) / 10
+  );
+};
+const summary = (values: number[]) => ({
+  versions: values.length,
+  p50Ms: percentile(values, 50),
+  p99Ms: percentile(values, 99),
+  maxMs: percentile(values, 100),
+});
+
+interface Row {
+  engine: string;
+  request: string;
+  finding: number;
+  status: number;
+  heavyMs: number;
+  versions: number;
+  p50Ms: number | null;
+  p99Ms: number | null;
+  maxMs: number | null;
+  meetsGoal: boolean;
+  serverAlive: boolean;
+}
+
+async function benchEngine(
+  engine: string,
+): Promise<{ idle: ReturnType<typeof summary>; rows: Row[] }> {
+  const dataDir = tempDir(`bench-stall-${engine}`);
+  const database = `heirloom_bench_stall_${process.pid}`;
+  const databaseUrl = engine === "postgres" ? await createDatabase(database) : undefined;
+  const server = new AppServer({
+    port: pickPort(engine === "postgres" ? 4040 : 4260),
+    dataDir,
+    databaseUrl,
+  });
+  const rows: Row[] = [];
+  try {
+    await server.start();
+    const token = await signUp(server.url, "bench");
+    // warm-up, then the idle baseline: version requests one after another, nothing else running
+    for (let i = 0; i < 20; i++) await request(server.url, "GET", VERSION_PATH);
+    const idleMs: number[] = [];
+    for (let i = 0; i < IDLE_REQUESTS; i++)
+      idleMs.push((await request(server.url, "GET", VERSION_PATH)).ms);
+    const idle = summary(idleMs);
+    console.log(engine, "idle", idle);
+
+    const measure = async (
+      finding: number,
+      label: string,
+      heavy: () => Promise<Answer>,
+      ready?: (done: () => boolean) => Promise<void>,
+    ) => {
+      if (!server.running) await server.start();
+      const overlap = await alongside(server.url, heavy, ready);
+      const figures = summary(overlap.versionMs);
+      const row: Row = {
+        engine,
+        request: label,
+        finding,
+        status: overlap.answer.status,
+        heavyMs: Math.round(overlap.answer.ms),
+        ...figures,
+        meetsGoal: figures.p99Ms !== null && figures.p99Ms < GOAL_MS,
+        serverAlive: server.running,
+      };
+      rows.push(row);
+      console.log(engine, JSON.stringify(row));
+      return overlap.answer;
+    };
+    const importing = (bytes: Uint8Array) => ({
+      heavy: () => postImport(server.url, token, bytes),
+      ready: (done: () => boolean) => uploadReceived(dataDir, bytes.length, done),
+    });
+
+    const genealogy = genealogyGedcom(PEOPLE, NOTE_LINES);
+    const mb = Math.round(genealogy.length / 1e6);
+    let job = importing(genealogy);
+    const imported = await measure(
+      4,
+      `POST /api/trees/import (${mb} MB GEDCOM, ${PEOPLE} Sims)`,
+      job.heavy,
+      job.ready,
+    );
+    const treeId = (imported.body as { tree?: { _id: string } } | undefined)?.tree?._id;
+    const nested = nestedGedcom(39);
+    job = importing(nested);
+    await measure(
+      4,
+      "POST /api/trees/import (39 MB GEDCOM nested 99 levels)",
+      job.heavy,
+      job.ready,
+    );
+    if (treeId) {
+      for (const format of ["gedcom", "zip"]) {
+        await measure(4, `GET /api/trees/{id}/export?format=${format} (${PEOPLE} Sims)`, () =>
+          request(server.url, "GET", `/api/trees/${treeId}/export?format=${format}`, { token }),
+        );
+      }
+      await request(server.url, "PUT", `/api/published/${treeId}`, { token });
+      for (const read of [
+        "/public/{id}/list",
+        "/public/{id}?x=1",
+        "/api/published/{id}/og",
+        "/api/published/{id}",
+      ]) {
+        await measure(3, `GET ${read} (${PEOPLE} Sims)`, () =>
+          request(server.url, "GET", read.replace("{id}", treeId)),
+        );
+      }
+    }
+    const doubling = await treeWithOneSim(server.url, "double", token);
+    await measure(2, "PATCH /api/trees/{id} (21 doubling copies)", () =>
+      request(server.url, "PATCH", `/api/trees/${doubling.treeId}`, {
+        token,
+        body: JSON.stringify(doublingPatch(21)),
+        headers: { ...JSON_PATCH, "if-match": doubling.etag },
+      }),
+    );
+    const huge = await treeWithOneSim(server.url, "huge", token);
+    await measure(1, "PATCH /api/trees/{id} (500 KB patch storing 128 MB)", () =>
+      request(server.url, "PATCH", `/api/trees/${huge.treeId}`, {
+        token,
+        body: JSON.stringify(hugePatch(huge.personId)),
+        headers: { ...JSON_PATCH, "if-match": huge.etag },
+      }),
+    );
+    await request(server.url, "PUT", `/api/published/${huge.treeId}`, { token });
+    await measure(1, "GET /public/{id}/list (after the 500 KB patch)", () =>
+      request(server.url, "GET", `/public/${huge.treeId}/list`),
+    );
+    return { idle, rows };
+  } finally {
+    await server.stop();
+    if (databaseUrl) await dropDatabase(database);
+  }
+}
+
+ensureBuild();
+const engines: Record<string, unknown> = {};
+try {
+  for (const engine of ENGINES) engines[engine] = await benchEngine(engine);
+} finally {
+  removeTempDirs();
+}
+fs.writeFileSync(
+  OUT,
+  `${JSON.stringify(
+    {
+      what: "another client's GET /api/version round trips (one after another) while each heavy request of issue 22 runs, against a production server; the idle baseline is the same client and server with nothing else running",
+      goalMs: GOAL_MS,
+      machine: `${(await import("node:os")).availableParallelism()} cores, shared`,
+      ranAt: new Date().toISOString(),
+      engines,
+    },
+    null,
+    2,
+  )}\n`,
+);
+console.log(`wrote ${path.relative(process.cwd(), OUT)}`);

@@ -1,0 +1,234 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import { parseImportFile } from "@/lib/import/parse-import";
+import type { ImportFormat } from "@/lib/import/detect";
+import { ImportError, type ImportedTree } from "@/lib/import/types";
+import { looksLikeZip, type ZipInput, type ZipLimits, type ZipSource } from "@/lib/import/zip";
+import { PERSON_LIMITS } from "@/lib/schemas/person";
+import { objectId } from "@/lib/schemas/common";
+import { treeData, type PersonRef, type TreeNode } from "@/lib/schemas/tree";
+import { mapPersonRefs } from "@/lib/tree/reducers";
+import { describeZodError } from "@/lib/validation-message";
+import { clipDescription, clipLine, clipPerson, clipTitle } from "./clip";
+
+// The CPU half of an import, run in a worker thread (lib/server/workers/tasks.ts): the file in,
+// rows ready to insert out. Pure: no database, no storage. What comes back is mostly JSON text,
+// which crosses to the request thread as one copy, where a tree of objects would be rebuilt
+// there object by object.
+
+/** People per INSERT statement (see insert-people.ts). */
+export const PEOPLE_BATCH = 5_000;
+
+/** Where the uploaded file is: a file of its own (the route), or bytes (services and tests). */
+export type ImportSource = { path: string } | { bytes: Uint8Array };
+
+export interface PrepareImportInput {
+  source: ImportSource;
+  format?: ImportFormat;
+  limits?: ZipLimits;
+  fileName?: string;
+  /** A title chosen by the player, over the file's own. */
+  title?: string;
+}
+
+/** A link as the file wrote it, with a link within the file already moved to the new ids. */
+export interface LinkCandidate {
+  title: string;
+  treeId: string;
+  personId: string;
+  /** A link within the file (kept when its person is in the file, personId then the new id). */
+  internal: boolean;
+}
+
+export interface PreparedImport {
+  treeId: string;
+  title: string;
+  description: string;
+  /** An image key of `images`, or null. */
+  cover: string | null;
+  /** The checked structure with the new person ids, as JSON. */
+  dataJson: string;
+  /**
+   * The people as JSON arrays of at most PEOPLE_BATCH rows each (insert-people.ts's columns),
+   * with the image key in "avatarKey" and no links: the request thread stores the images and
+   * checks the links against the database, then joins both in SQL.
+   */
+  peopleBatches: string[];
+  people: number;
+  /** Image key → the folder it is stored in; only images something uses. */
+  usage: [string, "avatar" | "cover"][];
+  images: Map<string, Uint8Array>;
+  /** New person id → its links in file order, for the people who have any. */
+  links: [string, LinkCandidate[]][];
+  notes: string[];
+  families: number;
+}
+
+/** Random access to an open file, read synchronously like bytes in memory. */
+function fileSource(fd: number, length: number): ZipSource {
+  return {
+    length,
+    read(at, wanted) {
+      const size = Math.max(0, Math.min(wanted, length - at));
+      const buffer = Buffer.allocUnsafeSlow(size);
+      let done = 0;
+      while (done < size) {
+        const n = fs.readSync(fd, buffer, done, size - done, at + done);
+        if (n === 0) break;
+        done += n;
+      }
+      return done === size ? buffer : buffer.subarray(0, done);
+    },
+  };
+}
+
+/** Parses the source: a ZIP is read from its file piece by piece, anything else read whole. */
+async function parseSource(input: PrepareImportInput): Promise<ImportedTree> {
+  const parse = (bytes: ZipInput) =>
+    parseImportFile(bytes, input.format, input.limits, { fileName: input.fileName });
+  if ("bytes" in input.source) return parse(input.source.bytes);
+  const fd = fs.openSync(input.source.path, "r");
+  try {
+    const source = fileSource(fd, fs.fstatSync(fd).size);
+    return await parse(looksLikeZip(source) ? source : source.read(0, source.length));
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** The structure with every person reference replaced by its new id (iteratively). */
+function remapData(root: TreeNode, ids: ReadonlyMap<string, string>): TreeNode {
+  const missing = new Set<string>();
+  const ref = ({ _id }: PersonRef): PersonRef => {
+    const id = ids.get(_id);
+    if (!id) missing.add(_id);
+    return { _id: id ?? _id };
+  };
+  const out = mapPersonRefs(root, ref);
+  if (missing.size > 0) {
+    const shown = [...missing].slice(0, 3).join(", ");
+    throw new ImportError(`The tree refers to people who are not in the file: ${shown}`);
+  }
+  return out;
+}
+
+/** Families drawn apart: the root's and one per hidden node (a hidden node draws no connector). */
+function countFamilies(root: TreeNode): number {
+  let families = root.person ? 1 : 0;
+  const stack = [...root.children];
+  for (let node = stack.pop(); node; node = stack.pop()) {
+    if (node.hidden && node.person) families += 1;
+    stack.push(...node.children);
+  }
+  return families;
+}
+
+/**
+ * Reads an uploaded file and builds what the import will write (lib/server/import/import-tree.ts
+ * writes it): new ids for the tree and every person, every reference in the structure remapped and
+ * the structure checked, title, description, names, lists and custom rows clipped to Heirloom's
+ * limits and rich text sanitized, and links within the file moved to the new ids. A file that
+ * cannot be imported is an ImportError with the sentence the player sees.
+ */
+export async function prepareImport(input: PrepareImportInput): Promise<PreparedImport> {
+  const file = await parseSource(input);
+  const treeId = randomUUID();
+  const personIds = new Map<string, string>();
+  for (const person of file.people) {
+    if (personIds.has(person.key)) {
+      throw new ImportError(`The file lists the person ${person.key} twice`);
+    }
+    personIds.set(person.key, randomUUID());
+  }
+  const checked = treeData.safeParse(remapData(file.data, personIds));
+  if (!checked.success) throw new ImportError(describeZodError(checked.error));
+
+  // Only images something uses are stored; the cover wins the folder when shared with an avatar.
+  const usage = new Map<string, "avatar" | "cover">();
+  for (const person of file.people) if (person.avatar) usage.set(person.avatar, "avatar");
+  if (file.cover) usage.set(file.cover, "cover");
+  const images = new Map<string, Uint8Array>();
+  for (const key of usage.keys()) {
+    const bytes = file.images.get(key);
+    if (bytes) images.set(key, bytes);
+  }
+
+  const now = Date.now();
+  const links: [string, LinkCandidate[]][] = [];
+  const rows = file.people.map((person, index) => {
+    const id = personIds.get(person.key)!;
+    if (person.links && person.links.length > 0) {
+      links.push([
+        id,
+        person.links.map((link) => {
+          const internal =
+            file.sourceTreeId !== undefined &&
+            file.sourceTreeId !== null &&
+            link.treeId === file.sourceTreeId;
+          return {
+            title: clipLine(link.title, PERSON_LIMITS.linkTitle),
+            treeId: internal ? treeId : link.treeId,
+            personId: internal ? (personIds.get(link.personId) ?? "") : link.personId,
+            internal,
+          };
+        }),
+      ]);
+    }
+    return {
+      id,
+      treeId,
+      avatarKey: person.avatar,
+      ...clipPerson(person),
+      // The file's order is kept: people are listed by creation time.
+      createdAt: new Date(now + index).toISOString(),
+    };
+  });
+  const peopleBatches: string[] = [];
+  for (let start = 0; start < rows.length; start += PEOPLE_BATCH) {
+    peopleBatches.push(JSON.stringify(rows.slice(start, start + PEOPLE_BATCH)));
+  }
+
+  return {
+    treeId,
+    title: clipTitle(input.title || file.title),
+    description: clipDescription(file.description),
+    cover: file.cover,
+    dataJson: JSON.stringify(checked.data),
+    peopleBatches,
+    people: file.people.length,
+    usage: [...usage],
+    images,
+    links,
+    notes: file.notes ?? [],
+    families: file.families ?? countFamilies(checked.data),
+  };
+}
+
+/**
+ * Each person's links as they can live on here, in file order, at most PERSON_LIMITS.links:
+ * - a link within the file is kept when its person is in the file (remapped by prepareImport);
+ * - a link to another tree is kept only if `published` (tree id → its public copy's people) has
+ *   the person (so an Heirloom backup keeps its links; Plum Tree and PruneTree ids name trees
+ *   that no longer exist anywhere and are dropped);
+ * - anything else is dropped, and counted.
+ */
+export function resolveLinkCandidates(
+  candidates: readonly LinkCandidate[],
+  published: ReadonlyMap<string, ReadonlySet<string>>,
+): { kept: { title: string; treeId: string; personId: string }[]; dropped: number } {
+  const kept: { title: string; treeId: string; personId: string }[] = [];
+  let dropped = 0;
+  for (const link of candidates) {
+    const ok = link.internal
+      ? link.personId !== ""
+      : objectId.safeParse(link.treeId).success &&
+        (published.get(link.treeId)?.has(link.personId) ?? false);
+    if (ok && kept.length < PERSON_LIMITS.links) {
+      kept.push({ title: link.title, treeId: link.treeId, personId: link.personId });
+    } else {
+      dropped += 1;
+    }
+  }
+  return { kept, dropped };
+}

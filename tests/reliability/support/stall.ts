@@ -1,0 +1,162 @@
+// Shared by tests/reliability/stall.test.ts and bench/stall: the heavy requests of issue 22
+// (findings 1-4) against a running server, and a second client's GET /api/version beside them.
+import fs from "node:fs";
+import path from "node:path";
+import { createTree, request, signUp, type Answer } from "./client";
+
+export const VERSION_PATH = "/api/version";
+
+/** POST /api/trees/import with raw bytes; answers like `request`. */
+export async function postImport(base: string, token: string, bytes: Uint8Array): Promise<Answer> {
+  const started = performance.now();
+  try {
+    const response = await fetch(`${base}/api/trees/import?fileName=stall.ged`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/octet-stream" },
+      body: bytes as Uint8Array<ArrayBuffer>,
+      signal: AbortSignal.timeout(900_000),
+    });
+    const text = await response.text();
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = undefined;
+    }
+    return {
+      status: response.status,
+      body,
+      text,
+      headers: response.headers,
+      ms: performance.now() - started,
+    };
+  } catch (error) {
+    return {
+      status: 0,
+      body: undefined,
+      text: "",
+      headers: undefined,
+      ms: performance.now() - started,
+      failure: (error as Error).message,
+    };
+  }
+}
+
+/**
+ * Resolves once the server holds the whole upload of `size` bytes in `DATA_DIR/tmp/imports` (or
+ * has taken the file away again after it was seen), or once `done()`: from then on the server is
+ * reading the file, not the socket.
+ */
+export async function uploadReceived(dataDir: string, size: number, done: () => boolean) {
+  const dir = path.join(dataDir, "tmp", "imports");
+  let seen = false;
+  while (!done()) {
+    const files = fs.existsSync(dir) ? fs.readdirSync(dir) : [];
+    const sizes = files.map((name) => {
+      try {
+        return fs.statSync(path.join(dir, name)).size;
+      } catch {
+        return -1;
+      }
+    });
+    if (sizes.some((s) => s >= size)) return;
+    if (sizes.some((s) => s > 0)) seen = true;
+    else if (seen) return;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+export interface Overlap {
+  answer: Answer;
+  /** Version requests (sent one after another) that completed before the heavy request did. */
+  versionsBefore: number;
+  /** Their round trips, in ms (for the bench). */
+  versionMs: number[];
+  /** A version request that failed (no answer, or not 200). */
+  versionFailure?: string;
+}
+
+/**
+ * Runs `heavy` and, once `ready` resolves, sends GET /api/version one after another until the heavy
+ * request has its answer. Counts the version answers that came first: an ordering, not a timing.
+ */
+export async function alongside(
+  base: string,
+  heavy: () => Promise<Answer>,
+  ready: (done: () => boolean) => Promise<void> = async () => undefined,
+): Promise<Overlap> {
+  let done = false;
+  const running = heavy().then((answer) => {
+    done = true;
+    return answer;
+  });
+  await ready(() => done);
+  let versionsBefore = 0;
+  const versionMs: number[] = [];
+  let versionFailure: string | undefined;
+  while (!done) {
+    const version = await request(base, "GET", VERSION_PATH);
+    if (version.status !== 200) {
+      versionFailure = `${version.status} ${version.failure ?? version.text.slice(0, 200)}`;
+      break;
+    }
+    if (done) break;
+    versionsBefore += 1;
+    versionMs.push(version.ms);
+  }
+  return { answer: await running, versionsBefore, versionMs, versionFailure };
+}
+
+/** A player and the ETag of a new tree of theirs holding one Sim at its root. */
+export async function treeWithOneSim(base: string, prefix: string, token?: string) {
+  const owner = token ?? (await signUp(base, prefix));
+  const tree = await createTree(base, owner, `${prefix} tree`);
+  const person = await request<{ _id: string }>(base, "POST", "/api/people", {
+    token: owner,
+    body: { tree: tree._id, firstName: "Copy", lastName: "Cat" },
+  });
+  if (person.status !== 200 || !person.body) throw new Error(`POST /api/people: ${person.status}`);
+  const read = await request(base, "GET", `/api/trees/${tree._id}`, { token: owner });
+  return {
+    token: owner,
+    treeId: tree._id,
+    personId: person.body._id,
+    etag: read.headers?.get("etag") ?? "",
+  };
+}
+
+export const JSON_PATCH = { "content-type": "application/json-patch+json" };
+
+/**
+ * Finding 1: `replace /data` with one node holding one Sim, 100 partner rows of 100 references
+ * to them, 100 parents and 100 adoptive parents, then 8 × `copy /data → /data/children/-`
+ * (about 500 KB; stored whole it was 256 nodes and 128 MB of JSONB).
+ */
+export function hugePatch(personId: string): unknown[] {
+  const ref = { _id: personId };
+  const node = {
+    person: ref,
+    partners: Array.from({ length: 100 }, () => ({
+      type: "PARTNER",
+      people: Array(100).fill(ref),
+    })),
+    children: [],
+    parentType: "NONE",
+    parents: Array(100).fill(ref),
+    adoptiveParents: Array(100).fill(ref),
+    hidden: false,
+  };
+  return [
+    { op: "replace", path: "/data", value: node },
+    ...Array.from({ length: 8 }, () => ({ op: "copy", from: "/data", path: "/data/children/-" })),
+  ];
+}
+
+/** Finding 2: `copies` × `copy /data → /data/children/-`, doubling the tree each time (1 KB). */
+export function doublingPatch(copies: number): unknown[] {
+  return Array.from({ length: copies }, () => ({
+    op: "copy",
+    from: "/data",
+    path: "/data/children/-",
+  }));
+}
