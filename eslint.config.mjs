@@ -30,6 +30,7 @@ export const BOTH_WORLDS = [
   "lib/server/auth/verify.ts",
   "lib/server/concurrency.ts",
   "lib/server/data-lock.ts",
+  "lib/server/http/request-id.ts",
   "lib/server/published/snapshot-url.ts",
   "lib/server/published/view-counter.ts",
   "lib/server/sql/publish.ts",

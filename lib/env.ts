@@ -43,6 +43,9 @@ const envSchema = z.object({
   /** Imports one process runs at once, and the bytes their files may add up to (ADR 013). */
   IMPORT_CONCURRENCY: z.coerce.number().int().min(1).default(3),
   IMPORT_BUDGET_MB: z.coerce.number().int().min(1).default(400),
+  /** Sign-ups one client address may make per hour and per day (issue 22.6); tests raise them. */
+  SIGNUPS_PER_ADDRESS_HOUR: z.coerce.number().int().min(1).default(5),
+  SIGNUPS_PER_ADDRESS_DAY: z.coerce.number().int().min(1).default(20),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 

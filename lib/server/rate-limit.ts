@@ -1,5 +1,6 @@
 import "server-only";
 import { createHash } from "node:crypto";
+import { getEnv } from "@/lib/env";
 import { db } from "./db";
 import { ApiError } from "./http/errors";
 import { getRedis } from "./redis";
@@ -85,6 +86,46 @@ export const FORGOT_USERNAME_PER_IP: RateLimitRule = {
   limit: 20,
   windowSeconds: HOUR,
   message: "Too many username requests from your network.",
+};
+
+const DAY = 24 * HOUR;
+
+/**
+ * Sign-ups per client address, every attempt counted before any argon2 work (issue 22.6: 300
+ * sign-ups from one address took 8.5 s of hashing). The limits come from the environment
+ * (SIGNUPS_PER_ADDRESS_HOUR, SIGNUPS_PER_ADDRESS_DAY), so test servers that sign everyone up
+ * from one loopback address can raise them.
+ */
+export function signupRules(): RateLimitRule[] {
+  const env = getEnv();
+  return [
+    {
+      name: "signup:ip-hour",
+      limit: env.SIGNUPS_PER_ADDRESS_HOUR,
+      windowSeconds: HOUR,
+      message: "Too many accounts have been created from your network.",
+    },
+    {
+      name: "signup:ip-day",
+      limit: env.SIGNUPS_PER_ADDRESS_DAY,
+      windowSeconds: DAY,
+      message: "Too many accounts have been created from your network today.",
+    },
+  ];
+}
+/** New trees per account: each is a database row (issue 22.6). */
+export const TREES_PER_ACCOUNT: RateLimitRule = {
+  name: "trees:create",
+  limit: 60,
+  windowSeconds: HOUR,
+  message: "You've created a lot of trees in the last hour.",
+};
+/** Upload URLs per account: each reserves a database row until it is used or swept (22.6). */
+export const UPLOAD_URLS_PER_ACCOUNT: RateLimitRule = {
+  name: "uploads:url",
+  limit: 300,
+  windowSeconds: HOUR,
+  message: "You've started a lot of image uploads in the last hour.",
 };
 
 /** "45 seconds", "1 minute", "15 minutes", "1 hour": the wait, rounded up, for a 429 detail. */

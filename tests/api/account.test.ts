@@ -1,6 +1,8 @@
 import { createHash, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { getEnv, resetEnvForTests } from "@/lib/env";
+import { holdMailSenderForTests, settleMailForTests } from "@/lib/server/account/mail-jobs";
+import { EMAIL_CHANGE_NEEDS_PASSWORD, RECENT_SIGN_IN_MS } from "@/lib/server/account/update-email";
 import { db } from "@/lib/server/db";
 import { type ApiResponse, type CallOptions, api as client, detailOf } from "../helpers/api";
 import { type MailCatcher, findLink, startMailCatcher } from "../helpers/mail";
@@ -689,32 +691,311 @@ describe("password reset by email", () => {
     expect(response.body).toEqual({
       message: "If that account exists, we've emailed a link to reset its password.",
     });
+    await settleMailForTests();
     expect(mail.messages.length).toBe(before);
   });
 });
 
 describe("mail delivery failures", () => {
-  it("answer 503 instead of claiming a mail was sent", async () => {
+  it("do not fail the request: the mail is retried until it goes out", async () => {
     const account = await signUp();
     // Port 1 on loopback refuses connections; the transport is rebuilt for the new SMTP_URL.
     vi.stubEnv("SMTP_URL", "smtp://127.0.0.1:1");
     resetEnvForTests();
+    let jobId: string;
     try {
       const response = await api.post("/api/account/forgotpassword", {
         username: account.username,
       });
-      expect(response.status).toBe(503);
-      expect(detailOf(response)).toBe(
-        "We couldn't send the email just now. Please try again in a few minutes.",
-      );
+      expect(response.status).toBe(200);
+      await settleMailForTests();
+      const job = await db.mailJob.findFirstOrThrow({
+        where: { kind: "password-reset", payload: { equals: { username: account.username } } },
+      });
+      expect(job.attempts).toBe(1);
+      expect(job.runAfter.getTime()).toBeGreaterThan(Date.now() + 20_000);
+      jobId = job.id;
     } finally {
       vi.stubEnv("SMTP_URL", mail.url);
       resetEnvForTests();
     }
+    // The retry is due (instead of waiting its 30 seconds): this time the mail goes out.
+    await db.mailJob.update({ where: { id: jobId }, data: { runAfter: new Date(0) } });
     const since = mail.messages.length;
-    const retry = await api.post("/api/account/forgotpassword", { username: account.username });
-    expect(retry.status).toBe(200);
-    await mail.waitForMail(account.email, { since });
+    await settleMailForTests();
+    const message = await mail.waitForMail(account.email, { since });
+    expect(message.subject).toBe("Reset your Heirloom password");
+    expect(await db.mailJob.count({ where: { id: jobId } })).toBe(0);
+  });
+});
+
+describe("account enumeration by timing (issue 22.7)", () => {
+  // The request only queues the mail: while the sender is held, what the request alone did is
+  // left to see. On the old code the request made the link and sent the mail before answering.
+  it.each([
+    {
+      name: "forgotpassword",
+      path: "/api/account/forgotpassword",
+      body: (a: Account) => ({ username: a.username }),
+      unknown: () => ({ username: uniqueName() }),
+      kind: "password-reset",
+    },
+    {
+      name: "forgotusername",
+      path: "/api/account/forgotusername",
+      body: (a: Account) => ({ email: a.email }),
+      unknown: () => ({ email: uniqueEmail() }),
+      kind: "username-reminder",
+    },
+  ])(
+    "$name answers before any mail is made, doing the same work for a known and an unknown account",
+    async ({ path, body, unknown, kind }) => {
+      const account = await signUp();
+      const since = mail.messages.length;
+      const bodies = [body(account), unknown()];
+      const jobsOf = () =>
+        Promise.all(
+          bodies.map((payload) =>
+            db.mailJob.findMany({ where: { kind, payload: { equals: payload } } }),
+          ),
+        );
+      await holdMailSenderForTests(true);
+      try {
+        const [known, missing] = [
+          await api.post(path, bodies[0]),
+          await api.post(path, bodies[1]),
+        ] as const;
+        expect(known.status).toBe(200);
+        expect(missing.status).toBe(200);
+        expect(known.body).toEqual(missing.body);
+        expect(known.headers.get("content-length")).toBe(missing.headers.get("content-length"));
+        // Nothing was made or sent for either: one queued job each, untried.
+        expect(await db.passwordResetToken.count({ where: { userId: account.username } })).toBe(0);
+        expect((await jobsOf()).map((jobs) => jobs.map((j) => j.attempts))).toEqual([[0], [0]]);
+        expect(mail.messages.length).toBe(since);
+      } finally {
+        await holdMailSenderForTests(false);
+      }
+      await settleMailForTests();
+      await mail.waitForMail(account.email, { since });
+      expect(mail.messages.slice(since)).toHaveLength(1);
+      expect(await jobsOf()).toEqual([[], []]);
+    },
+  );
+});
+
+describe("email changes (issue 22.5)", () => {
+  const SESSION_EXPIRED = "You're session expired. Please login again.";
+
+  /** Makes the account's sessions look signed in `ms` ago. */
+  const ageSessions = (account: Account, ms = RECENT_SIGN_IN_MS + 60_000) =>
+    db.session.updateMany({
+      where: { userId: account.username },
+      data: { createdAt: new Date(Date.now() - ms) },
+    });
+
+  async function restoreLinkFrom(to: string, since: number) {
+    await settleMailForTests();
+    const message = await mail.waitForMail(to, { since });
+    expect(message.subject).toBe("The email address of your Heirloom account was changed");
+    const link = findLink(message.text, "/restore-email?");
+    return { message, link, t: link.searchParams.get("t")!, u: link.searchParams.get("u")! };
+  }
+
+  it("refuses a token alone once the sign-in is older than 10 minutes, with 400 and no mail", async () => {
+    const account = await signUp();
+    await ageSessions(account);
+    const since = mail.messages.length;
+    const response = await api.put(
+      "/api/user/email",
+      { email: uniqueEmail() },
+      { token: account.token },
+    );
+    expect(response.status).toBe(400);
+    expect(detailOf(response)).toBe(EMAIL_CHANGE_NEEDS_PASSWORD);
+    const wrong = await api.put(
+      "/api/user/email",
+      { email: uniqueEmail(), password: "not the password" },
+      { token: account.token },
+    );
+    expect(wrong.status).toBe(400);
+    expect(detailOf(wrong)).toBe("Your password is incorrect");
+    // The session is fine (never 403) and the address unchanged; nobody was mailed.
+    const me = await api.get("/api/user", { token: account.token });
+    expect(me.status).toBe(200);
+    expect(me.body).toEqual({ email: account.email, _id: account.username });
+    await settleMailForTests();
+    expect(mail.messages.length).toBe(since);
+  });
+
+  it("takes the current password at any age, or a sign-in from the last 10 minutes", async () => {
+    const account = await signUp();
+    await ageSessions(account, RECENT_SIGN_IN_MS - 60_000);
+    const fresh = uniqueEmail();
+    const recent = await api.put("/api/user/email", { email: fresh }, { token: account.token });
+    expect(recent.status).toBe(200);
+    expect(recent.body).toEqual({ email: fresh, _id: account.username });
+
+    await ageSessions(account);
+    const withPassword = uniqueEmail();
+    const since = mail.messages.length;
+    const response = await api.put(
+      "/api/user/email",
+      { email: withPassword, password: account.password },
+      { token: account.token },
+    );
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ email: withPassword, _id: account.username });
+    // The address it replaced is told, not the new one.
+    const { message } = await restoreLinkFrom(fresh, since);
+    expect(message.to).toEqual([fresh]);
+    expect(mail.messages.slice(since).some((m) => m.to.includes(withPassword))).toBe(false);
+  });
+
+  it("tells the old address at once, with a link that puts it back and ends every session", async () => {
+    const account = await signUp();
+    const phone = await api.post("/api/account/signin", {
+      username: account.username,
+      password: account.password,
+    });
+    const phoneToken = (phone.body as { token: string }).token;
+    const thief = uniqueEmail();
+    const since = mail.messages.length;
+    const changed = await api.put("/api/user/email", { email: thief }, { token: account.token });
+    expect(changed.status).toBe(200);
+    // The thief asks for a reset at the new address before the owner reacts.
+    await api.post("/api/account/forgotpassword", { username: account.username });
+    const { message, link, t, u } = await restoreLinkFrom(account.email, since);
+    await mail.waitForMail(thief, { since });
+
+    expect(`${link.origin}${link.pathname}`).toBe(`${getEnv().APP_URL}/restore-email`);
+    expect(u).toBe(account.username);
+    expect(t).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(message.text).toContain(thief.replace(/^(..).*@/, "$1***@"));
+    const stored = await db.emailRestoreToken.findMany({ where: { userId: account.username } });
+    expect(stored.map((row) => [row.tokenHash, row.email])).toEqual([
+      [createHash("sha256").update(t).digest("hex"), account.email],
+    ]);
+
+    const restored = await api.post("/api/account/restoreemail", { username: u, token: t });
+    expect(restored.status).toBe(200);
+    expect(restored.body).toEqual({
+      message: "Your email address has been restored and every session has been signed out",
+    });
+    for (const token of [account.token, phoneToken]) {
+      const me = await api.get("/api/user", { token });
+      expect(me.status).toBe(403);
+      expect(detailOf(me)).toBe(SESSION_EXPIRED);
+    }
+    // The reset link mailed to the thief is void; the owner's address is back.
+    expect(
+      await db.passwordResetToken.count({ where: { userId: account.username, usedAt: null } }),
+    ).toBe(0);
+    const signin = await api.post("/api/account/signin", {
+      username: account.username,
+      password: account.password,
+    });
+    const me = await api.get("/api/user", { token: (signin.body as { token: string }).token });
+    expect(me.body).toEqual({ email: account.email, _id: account.username });
+
+    const again = await api.post("/api/account/restoreemail", { username: u, token: t });
+    expect(again.status).toBe(400);
+    expect(detailOf(again)).toBe("This restore link is invalid or has expired");
+  });
+
+  it("keeps the owner's link working when a thief changes the address twice", async () => {
+    const account = await signUp();
+    const [first, second] = [uniqueEmail(), uniqueEmail()];
+    let since = mail.messages.length;
+    await api.put("/api/user/email", { email: first }, { token: account.token });
+    const owners = await restoreLinkFrom(account.email, since);
+    since = mail.messages.length;
+    await api.put("/api/user/email", { email: second }, { token: account.token });
+    const thiefs = await restoreLinkFrom(first, since);
+
+    // The thief's link (to the first new address) does not void the owner's older one.
+    const byThief = await api.post("/api/account/restoreemail", {
+      username: thiefs.u,
+      token: thiefs.t,
+    });
+    expect(byThief.status).toBe(200);
+    const byOwner = await api.post("/api/account/restoreemail", {
+      username: owners.u,
+      token: owners.t,
+    });
+    expect(byOwner.status).toBe(200);
+    const row = await db.user.findUniqueOrThrow({ where: { id: account.username } });
+    expect(row.email).toBe(account.email);
+  });
+
+  it("voids the links of later changes when an earlier one is used", async () => {
+    const account = await signUp();
+    const [first, second] = [uniqueEmail(), uniqueEmail()];
+    let since = mail.messages.length;
+    await api.put("/api/user/email", { email: first }, { token: account.token });
+    const owners = await restoreLinkFrom(account.email, since);
+    since = mail.messages.length;
+    await api.put("/api/user/email", { email: second }, { token: account.token });
+    const thiefs = await restoreLinkFrom(first, since);
+    expect(
+      (await api.post("/api/account/restoreemail", { username: owners.u, token: owners.t })).status,
+    ).toBe(200);
+    const late = await api.post("/api/account/restoreemail", {
+      username: thiefs.u,
+      token: thiefs.t,
+    });
+    expect(late.status).toBe(400);
+    expect((await db.user.findUniqueOrThrow({ where: { id: account.username } })).email).toBe(
+      account.email,
+    );
+  });
+
+  it.each([
+    {
+      name: "an expired link",
+      tamper: async (account: Account, token: string) => {
+        await db.emailRestoreToken.updateMany({
+          where: { userId: account.username },
+          data: { expiresAt: new Date(Date.now() - 1000) },
+        });
+        return { username: account.username, token };
+      },
+    },
+    {
+      name: "a link for another username",
+      tamper: async (_account: Account, token: string) => ({ username: uniqueName(), token }),
+    },
+    {
+      name: "a link with one character changed",
+      tamper: async (account: Account, token: string) => ({
+        username: account.username,
+        token: (token.startsWith("A") ? "B" : "A") + token.slice(1),
+      }),
+    },
+  ])("refuses $name with 400 and changes nothing", async ({ tamper }) => {
+    const account = await signUp();
+    const moved = uniqueEmail();
+    const since = mail.messages.length;
+    await api.put("/api/user/email", { email: moved }, { token: account.token });
+    const { t } = await restoreLinkFrom(account.email, since);
+    const response = await api.post("/api/account/restoreemail", await tamper(account, t));
+    expect(response.status).toBe(400);
+    expect(detailOf(response)).toBe("This restore link is invalid or has expired");
+    const me = await api.get("/api/user", { token: account.token });
+    expect(me.body).toEqual({ email: moved, _id: account.username });
+  });
+
+  it("sends no notice when the address stays the same", async () => {
+    const account = await signUp();
+    const since = mail.messages.length;
+    const response = await api.put(
+      "/api/user/email",
+      { email: account.email },
+      { token: account.token },
+    );
+    expect(response.status).toBe(200);
+    await settleMailForTests();
+    expect(mail.messages.length).toBe(since);
   });
 });
 
@@ -750,6 +1031,7 @@ describe("forgot username by email", () => {
     expect(response.body).toEqual({
       message: "If any accounts use that address, we've emailed their usernames.",
     });
+    await settleMailForTests();
     expect(mail.messages.length).toBe(before);
   });
 });

@@ -2,8 +2,8 @@ import { randomUUID } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getEnv } from "@/lib/env";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { getEnv, resetEnvForTests } from "@/lib/env";
 import { createSession } from "@/lib/server/auth/session";
 import { db } from "@/lib/server/db";
 import { getStorage } from "@/lib/server/storage";
@@ -104,26 +104,34 @@ function expectImageHeaders(response: ApiResponse, contentType: string) {
 }
 
 describe("the upload URL's origin", () => {
+  // Behind a proxy that rewrites Host (nginx's default), the Host is the internal address: a URL
+  // built from it sent the original client's PUT nowhere (issue 22.7). APP_URL, whatever comes in.
   it.each([
-    ["the Host the browser used", { host: "127.0.0.1:3200" }, "http://127.0.0.1:3200"],
-    ["APP_URL when the Host header is unusable", { host: "evil host/" }, "APP_URL"],
+    ["a Host the browser used", { host: "127.0.0.1:3200" }, false],
+    ["an internal Host set by a proxy", { host: "heirloom-app:3000" }, false],
+    ["an unusable Host", { host: "evil host/" }, false],
+    ["a forwarded host", { host: "a.test", "x-forwarded-host": "b.test" }, false],
     [
-      "not a forwarded host when no proxy is trusted",
-      { host: "a.test", "x-forwarded-host": "b.test" },
-      "http://a.test",
+      "a forwarded host behind a trusted proxy",
+      { host: "a.test", "x-forwarded-host": "evil.test", "x-forwarded-proto": "https" },
+      true,
     ],
-  ])("is %s", async (_name, headers, expected) => {
-    const response = await api.get<{ uploadURL: string }>(
-      "/api/upload/url?type=image/png&dir=avatar",
-      {
-        token: alice.token,
-        headers,
-      },
-    );
-    expect(response.status).toBe(200);
-    expect(new URL(response.body.uploadURL).origin).toBe(
-      expected === "APP_URL" ? getEnv().APP_URL : expected,
-    );
+  ])("is APP_URL whatever %s says", async (_name, headers, trustProxy) => {
+    if (trustProxy) {
+      vi.stubEnv("TRUST_PROXY", "true");
+      resetEnvForTests();
+    }
+    try {
+      const response = await api.get<{ uploadURL: string }>(
+        "/api/upload/url?type=image/png&dir=avatar",
+        { token: alice.token, headers },
+      );
+      expect(response.status).toBe(200);
+      expect(new URL(response.body.uploadURL).origin).toBe(getEnv().APP_URL);
+    } finally {
+      vi.unstubAllEnvs();
+      resetEnvForTests();
+    }
   });
 });
 

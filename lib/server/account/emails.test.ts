@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { passwordResetEmail, usernameReminderEmail } from "./emails";
+import { emailChangedEmail, maskEmail, passwordResetEmail, usernameReminderEmail } from "./emails";
 
 const appUrl = "https://heirloom.example";
 
@@ -53,5 +53,44 @@ describe("usernameReminderEmail", () => {
     const mail = usernameReminderEmail({ to: "a@example.com", usernames: ["<b>x</b>"], appUrl });
     expect(mail.html).toContain("&lt;b&gt;x&lt;/b&gt;");
     expect(mail.html).not.toContain("<b>x</b>");
+  });
+});
+
+describe("emailChangedEmail", () => {
+  const link = `${appUrl}/restore-email?t=tok&u=Anna`;
+  const mail = emailChangedEmail({
+    to: "anna@example.com",
+    username: "Anna",
+    newEmail: "thief@evil.example",
+    link,
+    appUrl,
+  });
+
+  it("goes to the old address and names the new one only masked", () => {
+    expect(mail.to).toBe("anna@example.com");
+    expect(mail.subject).toBe("The email address of your Heirloom account was changed");
+    for (const body of [mail.text, mail.html]) {
+      expect(body).toContain("th***@evil.example");
+      expect(body).not.toContain("thief@");
+    }
+  });
+
+  it("carries the restore link and says what it does", () => {
+    expect(mail.text).toContain(`\n${link}\n`);
+    expect(mail.html).toContain(`href="${link.replace("&", "&amp;")}"`);
+    for (const body of [mail.text, mail.html]) {
+      expect(body).toContain("signs the account out everywhere");
+      expect(body).toContain("7 days");
+      expect(body).toContain("works only once");
+    }
+  });
+
+  it.each([
+    ["anna@example.com", "an***@example.com"],
+    ["a@example.com", "***@example.com"],
+    ["ab@example.com", "a***@example.com"],
+    ["broken", "***"],
+  ])("masks %s as %s", (email, masked) => {
+    expect(maskEmail(email)).toBe(masked);
   });
 });

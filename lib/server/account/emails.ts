@@ -104,3 +104,58 @@ export function usernameReminderEmail(input: {
     ]),
   };
 }
+
+/** "an***@example.com": enough for the owner to recognise an address, not to read it out whole. */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf("@");
+  if (at < 1) return "***";
+  const local = email.slice(0, at);
+  return `${local.slice(0, Math.min(2, local.length - 1))}***${email.slice(at)}`;
+}
+
+/**
+ * The notice sent to the old address when an account's email is changed (issue 22.5): `link`
+ * carries a one-time token that puts the old address back and signs every session out.
+ */
+export function emailChangedEmail(input: {
+  to: string;
+  username: string;
+  newEmail: string;
+  link: string;
+  appUrl: string;
+}): MailMessage {
+  const { to, username, newEmail, link, appUrl } = input;
+  const masked = maskEmail(newEmail);
+  return {
+    to,
+    subject: "The email address of your Heirloom account was changed",
+    text: [
+      `Hi ${username},`,
+      "",
+      `The email address of your Heirloom account "${username}" was just changed from this address to ${masked}.`,
+      "",
+      "If you did this, there is nothing to do.",
+      "",
+      "If you didn't, open this link within the next 7 days. It puts this address back and signs the account out everywhere:",
+      "",
+      link,
+      "",
+      `The link works only once. Then, if you no longer know your password, reset it at ${appUrl}/forgot-password`,
+      "",
+      "Happy building,",
+      "Heirloom",
+      appUrl,
+      "",
+    ].join("\n"),
+    html: layout([
+      `Hi ${escapeHtml(username)},`,
+      `The email address of your Heirloom account <strong>${escapeHtml(username)}</strong> was just changed from this address to <strong>${escapeHtml(masked)}</strong>.`,
+      "If you did this, there is nothing to do.",
+      "If you didn't, use the button below within the next 7 days. It puts this address back and signs the account out everywhere.",
+      button(link, "This wasn't me: restore my email"),
+      `If the button doesn't work, copy this address into your browser:<br><a href="${escapeHtml(link)}">${escapeHtml(link)}</a>`,
+      `The link works only once. Then, if you no longer know your password, <a href="${escapeHtml(`${appUrl}/forgot-password`)}">reset it here</a>.`,
+      `Happy building,<br>Heirloom`,
+    ]),
+  };
+}

@@ -18,3 +18,13 @@ export function createResetToken(): { token: string; tokenHash: string } {
 export function resetPasswordLink(appUrl: string, username: string, token: string): string {
   return `${appUrl}/reset-password?t=${token}&u=${encodeURIComponent(username)}`;
 }
+
+/**
+ * How long the link mailed to the old address after an email change works: a week, since the
+ * owner of a taken-over account may not read that mail at once (issue 22.5).
+ */
+export const EMAIL_RESTORE_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
+
+export function restoreEmailLink(appUrl: string, username: string, token: string): string {
+  return `${appUrl}/restore-email?t=${token}&u=${encodeURIComponent(username)}`;
+}

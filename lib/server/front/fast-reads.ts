@@ -8,7 +8,6 @@
 // tree, an odd query, a database error) returns false untouched, and Next's route handler answers
 // it, so every error keeps its one implementation. Loaded outside Next's bundle: no "server-only"
 // module may be imported here.
-import { randomUUID } from "node:crypto";
 import fs from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
@@ -20,6 +19,7 @@ import { imageName, objectId } from "@/lib/schemas/common";
 import { IMAGE_SIZES } from "@/lib/schemas/upload";
 import { apiSecurityHeaders } from "@/lib/security-headers";
 import { JWT_SECRET_SETTING, verifyTokenWith } from "../auth/verify";
+import { requestIdFrom } from "../http/request-id";
 import { BodyCache } from "./body-cache";
 import {
   PEOPLE_JSON_FOR_SESSION_SQL,
@@ -289,8 +289,7 @@ export function createFastReads(options: FastReadsOptions): FastReads {
       return false;
     }
     if (!answer) return false;
-    const given = req.headers["x-request-id"];
-    const requestId = typeof given === "string" ? given : randomUUID();
+    const requestId = requestIdFrom(req.headers["x-request-id"]);
     await send(req, res, answer, requestId);
     logger.info(
       {

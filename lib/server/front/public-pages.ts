@@ -10,7 +10,7 @@
 // Anything else, or anything this module cannot answer with a 200 or a 304, is handed to Next
 // untouched: a tree that is not published gets Next's 404 page and the route handler's 404.
 // Loaded outside Next's bundle: no "server-only" module may be imported here.
-import { createHash, randomUUID } from "node:crypto";
+import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
@@ -18,6 +18,7 @@ import type pg from "pg";
 import type { Logger } from "pino";
 import { objectId } from "@/lib/schemas/common";
 import { apiSecurityHeaders } from "@/lib/security-headers";
+import { requestIdFrom } from "../http/request-id";
 import { BodyCache } from "./body-cache";
 import {
   onPublicationChange,
@@ -255,8 +256,7 @@ export function createPublicPages(options: PublicPagesOptions): PublicPages {
     try {
       const version = await currentVersion(route.treeId);
       if (version === null) return false;
-      const given = req.headers["x-request-id"];
-      const requestId = typeof given === "string" ? given : randomUUID();
+      const requestId = requestIdFrom(req.headers["x-request-id"]);
       if (route.kind === "page") {
         const made = await page(route.treeId, version);
         if (!made) return false;

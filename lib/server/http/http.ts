@@ -108,28 +108,3 @@ export function clientIp(req: Request): string {
   }
   return req.headers.get("x-real-ip") ?? "unknown";
 }
-
-/**
- * The origin the caller used to reach us (its Host header, or the forwarded one behind a trusted
- * proxy), so URLs we hand out are same-origin for the browser. APP_URL when there is no usable Host.
- */
-export function requestOrigin(req: Request): string {
-  const env = getEnv();
-  const forwardedHost = env.TRUST_PROXY
-    ? req.headers.get("x-forwarded-host")?.split(",")[0]?.trim()
-    : undefined;
-  const host = forwardedHost || req.headers.get("host");
-  if (!host || !/^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(host))
-    return env.APP_URL;
-  const appUrl = new URL(env.APP_URL);
-  const forwardedProto = env.TRUST_PROXY
-    ? req.headers.get("x-forwarded-proto")?.split(",")[0]?.trim()
-    : undefined;
-  const protocol =
-    forwardedProto === "https" || forwardedProto === "http"
-      ? forwardedProto
-      : host === appUrl.host
-        ? appUrl.protocol.slice(0, -1)
-        : "http";
-  return `${protocol}://${host}`;
-}

@@ -1,10 +1,10 @@
 import "server-only";
-import { randomUUID } from "node:crypto";
 import type { NextRequest } from "next/server";
 import { apiSecurityHeaders } from "@/lib/security-headers";
 import { findSessionUser, type AuthUser } from "../auth/find-session-user";
 import { ApiError, handleApiError } from "./errors";
 import { isStorable } from "./http";
+import { requestIdFrom } from "./request-id";
 import { logger } from "../logger";
 
 type Params = Record<string, string | string[] | undefined>;
@@ -15,7 +15,7 @@ async function run(
   req: NextRequest,
   work: (requestId: string) => Promise<Response>,
 ): Promise<Response> {
-  const requestId = req.headers.get("x-request-id") ?? randomUUID();
+  const requestId = requestIdFrom(req.headers.get("x-request-id"));
   const started = performance.now();
   let response: Response;
   try {

@@ -2,12 +2,17 @@ import "server-only";
 import type { CreateTreeBody, Tree } from "@/lib/schemas/tree";
 import { emptyNode } from "@/lib/tree/empty-node";
 import { db } from "@/lib/server/db";
+import { TREES_PER_ACCOUNT, enforceRateLimit } from "@/lib/server/rate-limit";
 import { sanitizeRichText } from "@/lib/server/sanitize";
 import { claimUploads } from "@/lib/server/uploads/claim-uploads";
 import { asJson, serializeTree, treeSelect } from "./serialize";
 
-/** A new tree of the owner, whose structure is one empty root node. */
+/**
+ * A new tree of the owner, whose structure is one empty root node. Each counts against the
+ * account's hourly tree limit first (issue 22.6).
+ */
 export async function createTree(ownerId: string, body: CreateTreeBody): Promise<Tree> {
+  await enforceRateLimit(TREES_PER_ACCOUNT, ownerId);
   return db.$transaction(async (tx) => {
     await claimUploads(tx, ownerId, [body.cover]);
     const row = await tx.tree.create({

@@ -136,6 +136,8 @@ export class AppServer {
       NEXT_TELEMETRY_DISABLED: "1",
       PORT: String(this.options.port),
       APP_URL: this.url,
+      SIGNUPS_PER_ADDRESS_HOUR: "100000",
+      SIGNUPS_PER_ADDRESS_DAY: "100000", // all from 127.0.0.1
       DATA_DIR: this.options.dataDir,
       DATABASE_URL: this.options.databaseUrl ?? "",
       JWT_SECRET,
