@@ -14,6 +14,8 @@ import { CopyLink } from "./copy-link";
 interface PublishStatus {
   lastPublishDate: string;
   viewCount?: number;
+  /** Listed in the Gallery (issue 25). */
+  publishToGallery?: boolean;
 }
 
 type Load =
@@ -48,8 +50,11 @@ export function saveHint(published: boolean, isPublic: boolean): string {
 export function PublishSettings({ treeId }: { treeId: string }) {
   const { ready } = useSession();
   const checkboxId = useId();
+  const galleryId = useId();
+  const galleryHintId = useId();
   const [load, setLoad] = useState<Load>({ status: "loading" });
   const [isPublic, setIsPublic] = useState(false);
+  const [inGallery, setInGallery] = useState(false);
 
   useEffect(() => {
     if (!ready) return;
@@ -64,6 +69,7 @@ export function PublishSettings({ treeId }: { treeId: string }) {
         if (!current) return;
         setLoad({ status: "ready", title: tree.title, published });
         setIsPublic(published !== null);
+        setInGallery(published?.publishToGallery === true);
       },
       () => current && setLoad({ status: "failed" }),
     );
@@ -80,6 +86,7 @@ export function PublishSettings({ treeId }: { treeId: string }) {
     if (isPublic) {
       const status = await api<PublishStatus>(path, {
         method: "PUT",
+        body: { publishToGallery: inGallery },
         fallback: "Unknown error occurred publishing your tree",
       });
       setPublished(status);
@@ -141,6 +148,13 @@ export function PublishSettings({ treeId }: { treeId: string }) {
             {published ? "is public." : "is not published."}
           </p>
           {published ? <p>Last published on {formatLongDate(published.lastPublishDate)}.</p> : null}
+          {published ? (
+            <p>
+              {published.publishToGallery
+                ? "It is shown in the Gallery."
+                : "It is not shown in the Gallery."}
+            </p>
+          ) : null}
           {published && views !== undefined ? (
             <p>
               The public page has been viewed {views.toLocaleString("en-US")}{" "}
@@ -166,13 +180,38 @@ export function PublishSettings({ treeId }: { treeId: string }) {
               id={checkboxId}
               type="checkbox"
               checked={isPublic}
-              onChange={(event) => setIsPublic(event.target.checked)}
+              onChange={(event) => {
+                setIsPublic(event.target.checked);
+                if (!event.target.checked) setInGallery(false);
+              }}
               className="size-5 accent-plum-600"
             />
             <label htmlFor={checkboxId} className="font-medium text-neutral-800">
               Is Public
             </label>
           </div>
+          <div className="flex items-center gap-3">
+            <input
+              id={galleryId}
+              type="checkbox"
+              checked={inGallery}
+              disabled={!isPublic}
+              aria-describedby={galleryHintId}
+              onChange={(event) => setInGallery(event.target.checked)}
+              className="size-5 accent-plum-600 disabled:opacity-50"
+            />
+            <label
+              htmlFor={galleryId}
+              className={isPublic ? "font-medium text-neutral-800" : "font-medium text-neutral-500"}
+            >
+              Show in the Gallery
+            </label>
+          </div>
+          <p id={galleryHintId} className="text-sm text-neutral-600">
+            The <TextLink href="/gallery">Gallery</TextLink> is where readers browse and search
+            published legacies, by title, description and the names of their Sims. Only public trees
+            can be shown there; untick it to keep the tree reachable by its link alone.
+          </p>
           <p className="text-sm text-neutral-600">{saveHint(published !== null, isPublic)}</p>
           <FormActions>
             <SubmitButton>Save Settings</SubmitButton>

@@ -66,7 +66,7 @@ function YourTrees() {
   );
 }
 
-/** The main navigation: Home, Guides and the user's trees. */
+/** The main navigation: Home, the Gallery, Guides and the user's trees. */
 export function SideNav() {
   const treesHeadingId = useId();
   return (
@@ -76,6 +76,9 @@ export function SideNav() {
           <NavLink href="/" exact>
             Home
           </NavLink>
+        </li>
+        <li>
+          <NavLink href="/gallery">Gallery</NavLink>
         </li>
         <li>
           <NavLink href="/guides">Guides</NavLink>

@@ -51,7 +51,11 @@ describe("PUT /api/published/{treeId}", () => {
     const before = Date.now();
     const response = await publish(tree._id);
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ lastPublishDate: response.body.lastPublishDate, viewCount: 0 });
+    expect(response.body).toEqual({
+      lastPublishDate: response.body.lastPublishDate,
+      viewCount: 0,
+      publishToGallery: false,
+    });
     expect(typeof response.body.lastPublishDate).toBe("string");
     const date = Date.parse(response.body.lastPublishDate);
     expect(date).toBeGreaterThanOrEqual(before - 1000);
@@ -70,6 +74,7 @@ describe("PUT /api/published/{treeId}", () => {
       people,
       lastPublishDate: response.body.lastPublishDate,
       viewCount: 0,
+      publishToGallery: false,
     });
     expect(Object.keys(read.body)).toEqual([
       "_id",
@@ -80,6 +85,7 @@ describe("PUT /api/published/{treeId}", () => {
       "people",
       "lastPublishDate",
       "viewCount",
+      "publishToGallery",
     ]);
   });
 

@@ -1,5 +1,6 @@
 import "server-only";
 import { db } from "@/lib/server/db";
+import { galleryChanged } from "@/lib/server/gallery/gallery-cache";
 import { logger } from "@/lib/server/logger";
 import { deleteUploadFiles } from "@/lib/server/uploads/delete-upload-files";
 import { verifyCurrentPassword } from "./verify-current-password";
@@ -18,6 +19,7 @@ export async function deleteAccount(
   await verifyCurrentPassword(username, password, "Your password is incorrect");
   const uploads = await db.upload.findMany({ where: { ownerId: username }, select: { id: true } });
   await db.user.delete({ where: { id: username } });
+  galleryChanged(); // its listed trees leave the Gallery at once (issue 25)
   await deleteUploadFiles(uploads.map((u) => u.id)).catch((error: unknown) =>
     logger.error({ err: error, username }, "could not delete an account's image files"),
   );

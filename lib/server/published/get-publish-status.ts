@@ -9,9 +9,11 @@ export const NOT_PUBLISHED = "This tree is not published";
 export const serializePublishStatus = (row: {
   publishedAt: Date;
   viewCount: number;
+  listed: boolean;
 }): PublishStatus => ({
   lastPublishDate: row.publishedAt.toISOString(),
   viewCount: row.viewCount,
+  publishToGallery: row.listed,
 });
 
 /**
@@ -23,7 +25,7 @@ export async function getPublishStatus(ownerId: string, treeId: string): Promise
   if (!objectId.safeParse(treeId).success) throw notFound(NOT_PUBLISHED);
   const row = await db.publishedTree.findFirst({
     where: { treeId, ownerId },
-    select: { publishedAt: true, viewCount: true },
+    select: { publishedAt: true, viewCount: true, listed: true },
   });
   if (!row) throw notFound(NOT_PUBLISHED);
   return serializePublishStatus(row);

@@ -7,6 +7,12 @@ import { serializePublishStatus } from "./get-publish-status";
 import type { PublishStatus } from "@/lib/schemas/published";
 import { storeOgImage } from "./og-image-file";
 import { publicationChanged } from "./snapshot-url";
+import { setGalleryListing } from "@/lib/server/gallery/set-listing";
+
+export interface PublishOptions {
+  /** List the publication in the Gallery; absent or false: not listed (issue 25). */
+  publishToGallery?: boolean;
+}
 
 /**
  * Stores a snapshot of the owner's tree (title, description, cover, data) and its people as they
@@ -17,7 +23,11 @@ import { publicationChanged } from "./snapshot-url";
  * and its people, and the (possibly megabytes of) JSON never travels through Node (a 10,000-node
  * tree took seconds through Prisma). The copy's shape is lib/server/sql/publish.ts.
  */
-export async function publishTree(ownerId: string, treeId: string): Promise<PublishStatus> {
+export async function publishTree(
+  ownerId: string,
+  treeId: string,
+  options: PublishOptions = {},
+): Promise<PublishStatus> {
   const rows = await db.$queryRaw<
     { publishedAt: Date; viewCount: number; title: string; cover: string | null; sims: number }[]
   >`
@@ -28,6 +38,11 @@ export async function publishTree(ownerId: string, treeId: string): Promise<Publ
     ON CONFLICT ("treeId") DO UPDATE SET
       "tree" = EXCLUDED."tree",
       "people" = EXCLUDED."people",
+      "title" = EXCLUDED."title",
+      "description" = EXCLUDED."description",
+      "cover" = EXCLUDED."cover",
+      "sims" = EXCLUDED."sims",
+      "generations" = EXCLUDED."generations",
       -- Never the same millisecond as the publication it replaces: the snapshot's address
       -- (ADR 014) is made from it. "PublishedTree" here is the row as the last publish left it,
       -- read after waiting for its lock, so publishes that overlap still get one address each (a
@@ -37,11 +52,12 @@ export async function publishTree(ownerId: string, treeId: string): Promise<Publ
         EXCLUDED."publishedAt", "PublishedTree"."publishedAt" + interval '1 millisecond'
       ),
       "updatedAt" = EXCLUDED."updatedAt"
-    RETURNING "publishedAt", "viewCount", "tree" ->> 'title' AS "title",
-      "tree" ->> 'cover' AS "cover", jsonb_array_length("people") AS "sims"`;
+    RETURNING "publishedAt", "viewCount", "title", "cover", "sims"`;
   const row = rows[0];
   if (!row) throw notFound(TREE_NOT_FOUND);
+  // Published without the flag (as before the Gallery) is not listed (issue 25).
+  const listed = await setGalleryListing(treeId, options.publishToGallery === true);
   publicationChanged(treeId);
   await storeOgImage(treeId, { title: row.title, cover: row.cover, sims: row.sims });
-  return serializePublishStatus(row);
+  return serializePublishStatus({ ...row, listed });
 }

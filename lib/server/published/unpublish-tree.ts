@@ -1,5 +1,6 @@
 import "server-only";
 import { db } from "@/lib/server/db";
+import { galleryChanged } from "@/lib/server/gallery/gallery-cache";
 import { notFound } from "@/lib/server/http/errors";
 import { NOT_PUBLISHED } from "./get-publish-status";
 import { deleteOgImage } from "./og-image-file";
@@ -13,5 +14,6 @@ export async function unpublishTree(ownerId: string, treeId: string): Promise<vo
   const { count } = await db.publishedTree.deleteMany({ where: { treeId, ownerId } });
   if (count === 0) throw notFound(NOT_PUBLISHED);
   publicationChanged(treeId);
+  galleryChanged(); // its search words went with the row (cascade)
   await deleteOgImage(treeId);
 }

@@ -6,9 +6,14 @@
 
 /** The columns a published copy fills, in the order of PUBLISHED_COPY_COLUMNS and then the dates. */
 export const INSERT_PUBLISHED_TREE = `
-  INSERT INTO "PublishedTree" ("treeId", "ownerId", "tree", "people", "publishedAt", "updatedAt")`;
+  INSERT INTO "PublishedTree" ("treeId", "ownerId", "tree", "people", "title", "description",
+    "cover", "sims", "generations", "publishedAt", "updatedAt")`;
 
-/** treeId, ownerId, the tree's details and data, and its people, oldest first. */
+/**
+ * treeId, ownerId, the tree's details and data, its people, oldest first, and what the Gallery's
+ * tiles show: the title, description and cover, and the number of Sims and of generations (levels
+ * of the structure).
+ */
 export const PUBLISHED_COPY_COLUMNS = `
   t."id", t."ownerId",
   jsonb_build_object(
@@ -29,4 +34,14 @@ export const PUBLISHED_COPY_COLUMNS = `
       'links', p."links"
     ) ORDER BY p."createdAt", p."id")
     FROM "Person" p WHERE p."treeId" = t."id"
-  ), '[]'::jsonb)`;
+  ), '[]'::jsonb),
+  t."title", t."description", t."cover",
+  (SELECT count(*) FROM "Person" p WHERE p."treeId" = t."id")::int,
+  (WITH RECURSIVE level(node, depth) AS (
+    SELECT t."data", 1
+    UNION ALL
+    SELECT c.value, level.depth + 1
+    FROM level, jsonb_array_elements(
+      CASE WHEN jsonb_typeof(level.node -> 'children') = 'array'
+        THEN level.node -> 'children' ELSE '[]'::jsonb END) c
+  ) SELECT max(depth) FROM level)::int`;

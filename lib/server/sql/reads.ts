@@ -114,7 +114,8 @@ const PUBLISHED_TREE_KEYS = `
  */
 export const PUBLISHED_JSON_SQL = `
   SELECT json_build_object(${PUBLISHED_TREE_KEYS},
-    'viewCount', p."viewCount"
+    'viewCount', p."viewCount",
+    'publishToGallery', p."listed"
   )::text AS "json"
   FROM "PublishedTree" p
   WHERE p."treeId" = $1`;

@@ -2,6 +2,7 @@
 // batch, every array passed as one parameter (COPY would need pg-copy-streams).
 import type pg from "pg";
 import { INSERT_PUBLISHED_TREE, PUBLISHED_COPY_COLUMNS } from "@/lib/server/sql/publish";
+import type { GalleryTermRow } from "@/lib/server/gallery/terms";
 import type { SeedAvatar } from "./avatars";
 import type { SeedPerson } from "./tree";
 
@@ -41,6 +42,13 @@ const PUBLISH_TREES = `${INSERT_PUBLISHED_TREE}
   FROM "Tree" t
   WHERE t."id" = ANY($1::text[])`;
 
+/** Lists published copies in the Gallery with their search words (as setGalleryListing does). */
+const LIST_TREES = `
+  UPDATE "PublishedTree" SET "listed" = true, "shown" = true WHERE "treeId" = ANY($1::text[])`;
+const INSERT_TERMS = `
+  INSERT INTO "GalleryTerm" ("term", "treeId", "field")
+  SELECT * FROM unnest($1::text[], $2::text[], $3::smallint[])`;
+
 export interface Chunk {
   trees: {
     id: string;
@@ -54,9 +62,17 @@ export interface Chunk {
   people: (SeedPerson & { tree: string; avatar: string | null; created: string })[];
   uploads: { avatar: SeedAvatar; owner: string; size: number; created: string }[];
   published: string[];
+  /** Published copies also listed in the Gallery, with their search words. */
+  listed: { treeId: string; terms: GalleryTermRow[] }[];
 }
 
-export const emptyChunk = (): Chunk => ({ trees: [], people: [], uploads: [], published: [] });
+export const emptyChunk = (): Chunk => ({
+  trees: [],
+  people: [],
+  uploads: [],
+  published: [],
+  listed: [],
+});
 
 /** Writes one chunk (trees, then their people, uploads and published copies) in one transaction. */
 export async function insertChunk(pool: pg.Pool, chunk: Chunk): Promise<void> {
@@ -107,6 +123,18 @@ export async function insertChunk(pool: pg.Pool, chunk: Chunk): Promise<void> {
       ]);
     }
     if (chunk.published.length > 0) await client.query(PUBLISH_TREES, [chunk.published]);
+    if (chunk.listed.length > 0) {
+      await client.query(LIST_TREES, [chunk.listed.map((l) => l.treeId)]);
+      const terms = chunk.listed.flatMap((l) => l.terms.map((t) => ({ ...t, treeId: l.treeId })));
+      for (let start = 0; start < terms.length; start += PEOPLE_PER_STATEMENT) {
+        const batch = terms.slice(start, start + PEOPLE_PER_STATEMENT);
+        await client.query(INSERT_TERMS, [
+          batch.map((t) => t.term),
+          batch.map((t) => t.treeId),
+          batch.map((t) => t.field),
+        ]);
+      }
+    }
     await client.query("COMMIT");
   } catch (error) {
     await client.query("ROLLBACK").catch(() => undefined);

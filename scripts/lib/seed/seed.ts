@@ -18,6 +18,7 @@ import { type Random, between, createRandom, randomUuid } from "./random";
 import { emptyChunk, insertChunk } from "./insert";
 import { SEED_PASSWORD, SEED_SETTING_KEY, type SeedMeta, readSeedMeta, seedUsername } from "./meta";
 import { generateSeedTree } from "./tree";
+import { termsOf } from "@/lib/server/gallery/terms";
 
 export { SEED_PASSWORD, SEED_SETTING_KEY, readSeedMeta, seedUsername, type SeedMeta };
 
@@ -206,6 +207,7 @@ export async function seedScale(options: SeedOptions): Promise<SeedMeta> {
     const treesPerOwner = new Array<number>(ownerPool).fill(0);
     let people = 0;
     let published = 0;
+    let listed = 0;
     let chunk = emptyChunk();
     const inFlight = new Set<Promise<void>>();
     let failure: Error | undefined;
@@ -276,6 +278,19 @@ export async function seedScale(options: SeedOptions): Promise<SeedMeta> {
       people += generated.people.length;
       if (isPublished(treeIndex, PUBLISHED_SHARE)) {
         chunk.published.push(treeId);
+        // A third of published trees are listed in the Gallery (issue 25).
+        if (published % 3 === 0) {
+          const tree = chunk.trees[chunk.trees.length - 1]!;
+          chunk.listed.push({
+            treeId,
+            terms: termsOf({
+              title: tree.title,
+              description: tree.description,
+              names: generated.people.map((p) => `${p.firstName} ${p.lastName}`),
+            }),
+          });
+          listed += 1;
+        }
         published += 1;
       }
       if (chunk.people.length >= CHUNK_PEOPLE || chunk.trees.length >= CHUNK_TREES) {
@@ -332,7 +347,7 @@ export async function seedScale(options: SeedOptions): Promise<SeedMeta> {
       ),
     );
     log(
-      `Seeded ${options.users} users, ${options.trees} trees, ${people} people, ${published} published, ` +
+      `Seeded ${options.users} users, ${options.trees} trees, ${people} people, ${published} published (${listed} listed), ` +
         `${avatars.length} avatars in ${seconds.toFixed(1)} s (${meta.rowsPerSecond} rows/s)`,
     );
     return meta;

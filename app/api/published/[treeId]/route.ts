@@ -1,6 +1,7 @@
 // GET (anyone), PUT (publish) and DELETE (unpublish) /api/published/[treeId]
 import { NextResponse } from "next/server";
-import { json } from "@/lib/server/http/http";
+import { json, parseBody } from "@/lib/server/http/http";
+import { publishBody } from "@/lib/schemas/published";
 import { getPublishedTreeJson } from "@/lib/server/published/get-published-tree";
 import { publishTree } from "@/lib/server/published/publish-tree";
 import { unpublishTree } from "@/lib/server/published/unpublish-tree";
@@ -16,8 +17,8 @@ export const GET = withPublic<Params>(
     }),
 );
 
-export const PUT = withAuth<Params>(async ({ params, user }) =>
-  json(await publishTree(user.id, params.treeId)),
+export const PUT = withAuth<Params>(async ({ req, params, user }) =>
+  json(await publishTree(user.id, params.treeId, await parseBody(req, publishBody, 4096))),
 );
 
 export const DELETE = withAuth<Params>(async ({ params, user }) => {
