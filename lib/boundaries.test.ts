@@ -17,7 +17,10 @@ function linter(rule: "on" | "off"): ESLint {
   const block =
     rule === "on"
       ? BOUNDARIES
-      : { ...BOUNDARIES, rules: { ...BOUNDARIES.rules, "boundaries/dependencies": "off" } };
+      : {
+          ...BOUNDARIES,
+          rules: { ...BOUNDARIES.rules, "boundaries/dependencies": "off" as const },
+        };
   return new ESLint({
     cwd: root,
     overrideConfigFile: true,

@@ -1,6 +1,7 @@
 import vm from "node:vm";
 import { describe, expect, it, vi } from "vitest";
 import { EARLY_LOAD_MAX_AGE, EARLY_LOAD_SCRIPT } from "./early-load";
+import { canvasPeopleUrl } from "@/lib/client/canvas-people";
 
 type Fetch = (input: unknown, init?: Record<string, unknown>) => Promise<unknown>;
 
@@ -63,14 +64,14 @@ describe("the editor's early load", () => {
     const { realFetch } = run("/trees/abc");
     expect(realFetch.mock.calls).toEqual([
       ["/api/trees/abc", { headers: { authorization: "Bearer t0k3n" } }],
-      ["/api/people?tree=abc", { headers: { authorization: "Bearer t0k3n" } }],
+      [canvasPeopleUrl("abc"), { headers: { authorization: "Bearer t0k3n" } }],
     ]);
   });
 
   it("hands each response once to the editor's identical request, then restores fetch", async () => {
     const { win, realFetch } = run("/trees/abc/");
     expect(win.fetch).not.toBe(realFetch);
-    const people = win.fetch("/api/people?tree=abc", apiInit());
+    const people = win.fetch(canvasPeopleUrl("abc"), apiInit());
     const tree = win.fetch("/api/trees/abc", apiInit());
     expect(realFetch).toHaveBeenCalledTimes(2);
     expect(win.fetch).toBe(realFetch);
@@ -125,8 +126,10 @@ describe("the editor's early load", () => {
     const { realFetch } = run("/trees/a%20b%2Fc");
     expect(realFetch.mock.calls.map(([url]) => url)).toEqual([
       "/api/trees/a%20b%2Fc",
-      "/api/people?tree=a%20b%2Fc",
+      canvasPeopleUrl("a%20b%2Fc"),
     ]);
+    // the editor's own URL, which the early load must match to the letter (ADR 032)
+    expect(canvasPeopleUrl("a%20b%2Fc")).toBe("/api/people?tree=a%20b%2Fc&fields=canvas");
   });
 
   it.each([

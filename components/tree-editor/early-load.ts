@@ -1,7 +1,8 @@
 /**
  * The editor's two loads, started by an inline script in the server-rendered page.
  *
- * The editor asks for `/api/trees/{id}` and `/api/people?tree={id}` when its module runs, which is
+ * The editor asks for `/api/trees/{id}` and `/api/people?tree={id}&fields=canvas` (canvasPeopleUrl,
+ * ADR 032) when its module runs, which is
  * after the page's scripts have been downloaded and parsed: on a cold load that is 400 to 700 ms
  * after the HTML arrived. This script runs as soon as the HTML is parsed and sends the same two
  * requests (same URLs, same bearer header). It then stands in front of `window.fetch` and hands
@@ -39,7 +40,7 @@ export const EARLY_LOAD_SCRIPT = `(function (w) {
         });
       });
     };
-    ["/api/trees/" + id, "/api/people?tree=" + id].forEach(function (url) {
+    ["/api/trees/" + id, "/api/people?tree=" + id + "&fields=canvas"].forEach(function (url) {
       var response = realFetch.call(w, url, { headers: { authorization: auth } }).then(readNow);
       response.catch(function () {});
       pending.set(url, response);

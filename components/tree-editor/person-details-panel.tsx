@@ -3,6 +3,7 @@ import Image from "next/image";
 import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from "react";
 import { avatarUrl } from "@/lib/image-url";
 import { RichTextContent } from "@/components/rich-text/rich-text-content";
+import { loadPersonDetails, needsDetails } from "@/lib/client/canvas-people";
 import { PARENT_TYPE_BADGES, simName } from "@/components/tree-canvas/labels";
 import { Button, LinkButton } from "@/components/ui/button";
 import type { Person } from "@/lib/schemas/person";
@@ -95,6 +96,32 @@ function PeopleLinks({
   );
 }
 
+type Details = Pick<Person, "bio" | "traits" | "aspirations" | "lifeStates" | "custom">;
+
+/**
+ * The Sim's bio, lists and custom rows. The editor's people come without them (ADR 032): they are
+ * fetched when the panel opens; null until they arrive. The public view's people have them.
+ */
+function useDetails(person: Person): Details | null {
+  const lean = needsDetails(person);
+  const [loaded, setLoaded] = useState<{ of: Person; details: Details } | null>(null);
+  useEffect(() => {
+    if (!lean) return;
+    let current = true;
+    loadPersonDetails(person).then(
+      (details) => {
+        if (current) setLoaded({ of: person, details });
+      },
+      () => undefined,
+    );
+    return () => {
+      current = false;
+    };
+  }, [lean, person]);
+  if (!lean) return person;
+  return loaded?.of === person ? loaded.details : null;
+}
+
 /** Everything about one Sim: SPEC.md section 2, "Person details panel". */
 export function PersonDetailsPanel({
   person,
@@ -111,6 +138,7 @@ export function PersonDetailsPanel({
   const heading = useRef<HTMLHeadingElement>(null);
   const [showLinkDetails, setShowLinkDetails] = useState(false);
   const name = simName(person);
+  const details = useDetails(person);
 
   // A person's parents are recorded on the node where they are the node's person.
   const home = useMemo(
@@ -170,7 +198,13 @@ export function PersonDetailsPanel({
             </p>
           )}
         </div>
-        <RichTextContent html={person.bio} className="text-sm text-neutral-800" />
+        {details ? (
+          <RichTextContent html={details.bio} className="text-sm text-neutral-800" />
+        ) : (
+          <p role="status" className="text-sm text-neutral-600">
+            Loading details…
+          </p>
+        )}
 
         {(parents.length > 0 || badge) && (
           <Section title="Biological Parents" badge={badge}>
@@ -186,22 +220,22 @@ export function PersonDetailsPanel({
             <PeopleLinks refs={adoptiveParents} people={people} onSelectPerson={onSelectPerson} />
           </Section>
         )}
-        {person.traits.length > 0 && (
+        {details && details.traits.length > 0 && (
           <Section title="Traits">
-            <Tags values={person.traits} />
+            <Tags values={details.traits} />
           </Section>
         )}
-        {person.aspirations.length > 0 && (
+        {details && details.aspirations.length > 0 && (
           <Section title="Aspirations">
-            <Tags values={person.aspirations} />
+            <Tags values={details.aspirations} />
           </Section>
         )}
-        {person.lifeStates.length > 0 && (
+        {details && details.lifeStates.length > 0 && (
           <Section title="Life States">
-            <Tags values={person.lifeStates} />
+            <Tags values={details.lifeStates} />
           </Section>
         )}
-        {person.custom.length > 0 && (
+        {details && details.custom.length > 0 && (
           <Section title="More">
             <table className="w-full text-left text-sm">
               <thead className="sr-only">
@@ -211,7 +245,7 @@ export function PersonDetailsPanel({
                 </tr>
               </thead>
               <tbody>
-                {person.custom.map((row, index) => (
+                {details.custom.map((row, index) => (
                   <tr key={index} className="border-b border-plum-100 last:border-b-0">
                     <th scope="row" className="py-1.5 pr-3 align-top font-medium text-neutral-700">
                       {row.title}

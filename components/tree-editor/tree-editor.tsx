@@ -6,6 +6,7 @@ import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Loading } from "@/components/ui/loading";
 import { api, ApiRequestError, NOT_LOGGED_IN } from "@/lib/client/api";
+import { type CanvasPerson, canvasPeopleUrl, fromCanvasPeople } from "@/lib/client/canvas-people";
 import { useSession } from "@/lib/client/session";
 import { getToken } from "@/lib/client/session-store";
 import { notify } from "@/lib/client/toast";
@@ -61,7 +62,9 @@ async function loadTree(treeId: string): Promise<{ tree: Tree; people: Person[] 
   };
   const [tree, people] = await Promise.all([
     api<Tree>(`/api/trees/${id}`, { silent: true }).catch(fail(TREE_LOAD_ERROR)),
-    api<Person[]>(`/api/people?tree=${id}`, { silent: true }).catch(fail(EDITOR_ERROR)),
+    api<CanvasPerson[]>(canvasPeopleUrl(id), { silent: true })
+      .then(fromCanvasPeople)
+      .catch(fail(EDITOR_ERROR)),
   ]);
   return { tree, people };
 }

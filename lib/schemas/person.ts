@@ -69,7 +69,12 @@ export const updatePersonLinksBody = z
 // PUT takes either the full body or `{links}` alone; lib/server/people/parse-person-update.ts
 // picks the branch by the keys sent, so a links-only update never erases the other fields.
 
-export const peopleQuery = z.object({ tree: objectId });
+/** `fields=canvas`: only what the editor's canvas draws (ADR 032); absent: whole persons. */
+export const PEOPLE_FIELDS = ["canvas"] as const;
+export const peopleQuery = z.object({
+  tree: objectId,
+  fields: z.enum(PEOPLE_FIELDS, { error: "fields must be canvas" }).optional(),
+});
 
 export interface Person {
   _id: string;

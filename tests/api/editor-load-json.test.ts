@@ -72,6 +72,76 @@ describe("GET /api/people?tree= as PostgreSQL writes it", () => {
   });
 });
 
+describe("GET /api/people?tree=&fields=canvas: what the editor draws (ADR 032)", () => {
+  it("answers each person without bio, lists and custom rows, in the full list's order, which does not change", async () => {
+    const tree = await createTree(owner.token);
+    const first = await createPerson(owner.token, tree._id, {
+      firstName: AWKWARD,
+      lastName: "Goth",
+      bio: `<p>${"A long story. ".repeat(200)}</p>`,
+      traits: ["Romantic"],
+      aspirations: ["Soulmate"],
+      lifeStates: ["Vampire"],
+      custom: [{ title: "Career", value: "Astronaut" }],
+    });
+    const second = await createPerson(owner.token, tree._id, { firstName: "Cassandra" });
+    const links = [{ title: "Cousin", treeId: tree._id, personId: second._id }];
+    await db.person.update({ where: { id: first._id }, data: { links } });
+
+    const full = await api.get<Person[]>(`/api/people?tree=${tree._id}`, { token: owner.token });
+    const canvas = await api.get<Record<string, unknown>[]>(
+      `/api/people?tree=${tree._id}&fields=canvas`,
+      { token: owner.token },
+    );
+    expect(canvas.status).toBe(200);
+    expect(canvas.headers.get("content-type")).toBe("application/json");
+    expect(canvas.body).toStrictEqual(
+      full.body.map((person) => ({
+        _id: person._id,
+        tree: person.tree,
+        avatar: person.avatar,
+        firstName: person.firstName,
+        lastName: person.lastName,
+        links: person.links,
+      })),
+    );
+    expect(canvas.body.map((person) => Object.keys(person))).toEqual([
+      ["_id", "tree", "avatar", "firstName", "lastName", "links"],
+      ["_id", "tree", "avatar", "firstName", "lastName", "links"],
+    ]);
+    expect(canvas.bytes.toString("utf8")).not.toContain("A long story.");
+    // the original client's read still carries everything
+    expect(full.body[0]!.bio).toContain("A long story.");
+    expect(full.body[0]!.custom).toEqual([{ title: "Career", value: "Astronaut" }]);
+    expect(full.body.map((person) => Object.keys(person))[0]).toEqual([
+      "_id",
+      "tree",
+      "avatar",
+      "firstName",
+      "lastName",
+      "bio",
+      "traits",
+      "aspirations",
+      "lifeStates",
+      "custom",
+      "links",
+    ]);
+  });
+
+  it("refuses another fields value and answers 404 for someone else's tree", async () => {
+    const tree = await createTree(owner.token);
+    const bad = await api.get(`/api/people?tree=${tree._id}&fields=bio`, { token: owner.token });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toEqual({ errors: [{ detail: "fields must be canvas" }] });
+    const other = await createUser();
+    const response = await api.get(`/api/people?tree=${tree._id}&fields=canvas`, {
+      token: other.token,
+    });
+    expect(response.status).toBe(404);
+    expect(response.body).toEqual({ errors: [{ detail: "Tree not found" }] });
+  });
+});
+
 describe("GET /api/trees/{treeId} as PostgreSQL writes it", () => {
   it("answers the tree with its fields in the API's order and its data unchanged", async () => {
     const tree = await createTree(owner.token, { title: AWKWARD, description: "<p>Desc</p>" });

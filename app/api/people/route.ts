@@ -7,9 +7,9 @@ import { listPeopleJson } from "@/lib/server/people/list-people";
 import { otherMethods, withAuth } from "@/lib/server/http/route";
 
 export const GET = withAuth(async ({ req, user }) => {
-  const { tree } = parseQuery(req, peopleQuery);
+  const { tree, fields } = parseQuery(req, peopleQuery);
   // The JSON text as PostgreSQL wrote it (large trees: megabytes, never parsed here).
-  return new NextResponse(await listPeopleJson(user.id, tree), {
+  return new NextResponse(await listPeopleJson(user.id, tree, fields ?? "all"), {
     headers: { "content-type": "application/json" },
   });
 });

@@ -57,14 +57,24 @@ export const TREE_JSON_SQL = treeJson(OWNED_TREE);
 /** TREE_JSON_SQL for the token's ($2 username, $3 session id, $4 account id) live session only. */
 export const TREE_JSON_FOR_SESSION_SQL = treeJson(`${OWNED_TREE} AND ${CURRENT_SESSION}`);
 
-const peopleJson = (where: string) => `
+/** A person's keys in serializePerson's order (GET /api/people?tree=, the original client's). */
+const PERSON_COLUMNS = `p."id" AS "_id", p."treeId" AS "tree", p."avatar", p."firstName", p."lastName",
+          p."bio", p."traits", p."aspirations", p."lifeStates", p."custom", p."links"`;
+/**
+ * What the editor's canvas draws of a person (GET /api/people?tree=&fields=canvas, ADR 032): the
+ * same keys in the same order without the bio, the lists and the custom rows, which the details
+ * panel fetches when it opens.
+ */
+const CANVAS_PERSON_COLUMNS = `p."id" AS "_id", p."treeId" AS "tree", p."avatar", p."firstName",
+          p."lastName", p."links"`;
+
+const peopleJson = (where: string, columns = PERSON_COLUMNS) => `
   SELECT '[' || COALESCE((
     SELECT string_agg(person.json, ',' ORDER BY p."createdAt", p."id")
     FROM "Person" p
     CROSS JOIN LATERAL (
       SELECT row_to_json(r)::text AS json FROM (
-        SELECT p."id" AS "_id", p."treeId" AS "tree", p."avatar", p."firstName", p."lastName",
-          p."bio", p."traits", p."aspirations", p."lifeStates", p."custom", p."links"
+        SELECT ${columns}
       ) r
     ) person
     WHERE p."treeId" = t."id"
@@ -81,6 +91,8 @@ const peopleJson = (where: string) => `
 export const PEOPLE_JSON_SQL = peopleJson(OWNED_TREE);
 /** PEOPLE_JSON_SQL for the token's ($2 username, $3 session id, $4 account id) live session only. */
 export const PEOPLE_JSON_FOR_SESSION_SQL = peopleJson(`${OWNED_TREE} AND ${CURRENT_SESSION}`);
+/** PEOPLE_JSON_SQL with the canvas's keys only (CANVAS_PERSON_COLUMNS). */
+export const PEOPLE_CANVAS_JSON_SQL = peopleJson(OWNED_TREE, CANVAS_PERSON_COLUMNS);
 
 /**
  * $1 treeId, $2 username, $3 session id, $4 account id → the generations and version of the owner's
