@@ -25,6 +25,7 @@ export const ROOMS = [
  */
 export const BOTH_WORLDS = [
   "lib/server/front/pg-pool.ts",
+  "lib/server/front/pglite.ts",
   "lib/server/front/process-logger.ts",
   "lib/server/front/process-singletons.ts",
   "lib/server/auth/verify.ts",

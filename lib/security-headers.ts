@@ -10,18 +10,10 @@ export function securityHeaders(options: {
   dev: boolean;
 }): Record<string, string> {
   const embeddable = options.pathname === "/public" || options.pathname.startsWith("/public/");
-  const csp = [
-    "default-src 'self'",
+  const csp = contentSecurityPolicy(
     `script-src 'self' 'nonce-${options.nonce}' 'strict-dynamic'${options.dev ? " 'unsafe-eval'" : ""}`,
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' blob: data:",
-    "font-src 'self'",
-    "connect-src 'self'",
-    "object-src 'none'",
-    "base-uri 'self'",
-    "form-action 'self'",
-    `frame-ancestors ${embeddable ? "*" : "'none'"}`,
-  ].join("; ");
+    embeddable,
+  );
   const headers: Record<string, string> = {
     "Content-Security-Policy": csp,
     "Referrer-Policy": "strict-origin-when-cross-origin",
@@ -33,6 +25,32 @@ export function securityHeaders(options: {
   if (!embeddable) headers["X-Frame-Options"] = "DENY";
   if (options.https) headers["Strict-Transport-Security"] = "max-age=63072000; includeSubDomains";
   return headers;
+}
+
+/**
+ * The policy of a page kept and served to every reader (the public pages, ADR 014): a nonce the
+ * same for everyone would be no nonce at all, so its inline scripts are allowed by their SHA-256
+ * hashes instead (computed once per publication, lib/server/front/page-csp.ts), and its other
+ * scripts by origin ('self', without 'strict-dynamic', which would ignore it).
+ */
+export function hashedPageCsp(scriptHashes: readonly string[], embeddable: boolean): string {
+  const hashes = scriptHashes.map((hash) => ` 'sha256-${hash}'`).join("");
+  return contentSecurityPolicy(`script-src 'self'${hashes}`, embeddable);
+}
+
+function contentSecurityPolicy(scriptSrc: string, embeddable: boolean): string {
+  return [
+    "default-src 'self'",
+    scriptSrc,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' blob: data:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    `frame-ancestors ${embeddable ? "*" : "'none'"}`,
+  ].join("; ");
 }
 
 const API_CSP = "default-src 'none'; frame-ancestors 'none'";

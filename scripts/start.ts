@@ -4,6 +4,7 @@ import { getEnv } from "../lib/env";
 import { DataFolderLockedError, lockDataFolder } from "../lib/server/data-lock";
 import { ensureBuild } from "./ensure-build";
 import { applyMigrations, targetFromEnv } from "./lib/schema-engine";
+import { getPglite } from "../lib/server/front/pglite";
 import { startServer } from "../lib/server/front/server";
 
 Object.assign(process.env, { NODE_ENV: process.env.NODE_ENV ?? "production" });
@@ -15,8 +16,11 @@ try {
   if ("pgliteDir" in target) lockDataFolder(target.pgliteDir, { port: env.PORT });
   ensureBuild();
   if ("pgliteDir" in target) await fs.mkdir(target.pgliteDir, { recursive: true });
+  // The embedded database is opened once, here, and kept open: the migrations, the server in
+  // front of Next and Next's Prisma client all use this one PGlite (lib/server/front/pglite.ts).
   const applied = await applyMigrations({
-    target,
+    target:
+      "pgliteDir" in target ? { pglite: getPglite(target.pgliteDir, { port: env.PORT }) } : target,
     migrationsDir: "prisma/migrations",
     schemaPath: "prisma/schema.prisma",
   });

@@ -3,9 +3,11 @@
  * else the production build started here like Playwright's webServer on BENCH_PORT, and published
  * trees imported as GEDCOM files of the bench's shapes.
  */
-import type { ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
+import fs from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
-import { ensureServer as startApp } from "../support/chromium";
+import { answers, ensureServer as startApp } from "../support/chromium";
 import { generateGedcom, type Shape } from "./gedcom";
 
 export const root = path.resolve(import.meta.dirname, "../..");
@@ -13,9 +15,49 @@ const port = Number(process.env.BENCH_PORT ?? 3450);
 export const baseURL = process.env.BENCH_BASE_URL ?? `http://127.0.0.1:${port}`;
 export const database = process.env.BENCH_DB ?? "heirloom_bench_pub";
 
+/**
+ * The database engine the app runs on: BENCH_ENGINE=pglite starts it without DATABASE_URL, on the
+ * embedded default in a fresh DATA_DIR (issue 23: the same server in front on both engines).
+ */
+export const engine: "postgresql" | "pglite" =
+  process.env.BENCH_ENGINE === "pglite" ? "pglite" : "postgresql";
+
 /** Starts the production app unless one answers at baseURL; null when it was already there. */
-export const ensureServer = (): Promise<ChildProcess | null> =>
-  startApp({ baseURL, port, database, timeoutMs: 900_000 });
+export async function ensureServer(): Promise<ChildProcess | null> {
+  if (engine === "postgresql") return startApp({ baseURL, port, database, timeoutMs: 900_000 });
+  if (await answers(`${baseURL}/api/version`)) return null;
+  if (process.env.BENCH_BASE_URL) throw new Error(`${baseURL} does not answer`);
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "heirloom-bench-pglite-"));
+  console.log(`Starting the app on PGlite in ${dataDir}, on ${baseURL} (a build may come first)…`);
+  const child = spawn(
+    process.execPath,
+    [path.join(root, "node_modules/tsx/dist/cli.mjs"), "scripts/start.ts"],
+    {
+      cwd: root,
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        PORT: String(port),
+        APP_URL: baseURL,
+        DATA_DIR: dataDir,
+        DATABASE_URL: "",
+        REDIS_URL: "",
+        SMTP_URL: "",
+        LOG_LEVEL: "warn",
+        HEIRLOOM_DIST_DIR: process.env.HEIRLOOM_DIST_DIR ?? ".next",
+      },
+      stdio: ["ignore", "inherit", "inherit"],
+      detached: true,
+    },
+  );
+  const deadline = Date.now() + 900_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`The server exited with ${child.exitCode}`);
+    if (await answers(`${baseURL}/api/version`)) return child;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+  throw new Error("The server did not start in 15 minutes");
+}
 
 export function stopServer(server: ChildProcess | null) {
   if (server?.pid) process.kill(-server.pid, "SIGTERM");

@@ -18,7 +18,7 @@ interface PersonDetailsProps {
   /** null when ?p= names nobody in this public copy. */
   person: Person | null;
   /** The node where the person is the main person, which records their parents. */
-  node: TreeNode | null;
+  node: Pick<TreeNode, "parentType" | "parents" | "adoptiveParents"> | null;
   byId: Map<string, Person>;
   closeHref: string;
   onClose: (event: MouseEvent<HTMLAnchorElement>) => void;

@@ -1,11 +1,12 @@
 "use client";
 import Image from "next/image";
 import { usePathname, useSearchParams } from "next/navigation";
-import { useEffect, useMemo, useRef, type MouseEvent } from "react";
+import { useEffect, useMemo, useRef, useSyncExternalStore, type MouseEvent } from "react";
 import { avatarUrl } from "@/lib/image-url";
 import { fullName } from "@/components/people/person-name";
 import type { Person } from "@/lib/schemas/person";
-import type { PartnerType, TreeNode } from "@/lib/schemas/tree";
+import type { PartnerType } from "@/lib/schemas/tree";
+import type { ListItem, ListNodeItem, ListPage } from "./list-pages";
 import { PersonDetails } from "./person-details";
 
 const PARTNER_LABELS: Record<PartnerType, string> = {
@@ -17,34 +18,84 @@ const PARTNER_LABELS: Record<PartnerType, string> = {
 
 interface PublicTreeListProps {
   treeId: string;
-  data: TreeNode;
-  people: Person[];
+  /** One page of the list (list-pages.ts): its entries and the people they name. */
+  page: ListPage;
+}
+
+/** The entries of a page as nested nodes: each node with the entries of its children after it. */
+interface PageNode {
+  item: ListNodeItem;
+  children: PageNode[];
+}
+
+/** Nests a page's depth-first entries again: a child follows its parent, one level deeper. */
+function nestPage(items: readonly ListItem[]): { roots: PageNode[]; unplaced: string[] } {
+  const roots: PageNode[] = [];
+  const unplaced: string[] = [];
+  const open: PageNode[] = [];
+  for (const item of items) {
+    if (item.kind === "unplaced") {
+      unplaced.push(item.person);
+      continue;
+    }
+    const node: PageNode = { item, children: [] };
+    while (open.length > 0 && open[open.length - 1]!.item.depth >= item.depth) open.pop();
+    const parent = open[open.length - 1];
+    if (parent && parent.item.depth === item.depth - 1) parent.children.push(node);
+    else roots.push(node);
+    open.push(node);
+  }
+  return { roots, unplaced };
+}
+
+const noSubscription = () => () => undefined;
+
+/**
+ * False on the server and while hydrating, true after (the kept HTML is the same for every ?p=,
+ * so the page's first render in the browser must match it).
+ */
+function useMounted(): boolean {
+  return useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
 }
 
 /**
- * A read-only view of a public tree as a nested list: each node's Sim with their partners, and
- * the node's children below. Choosing a Sim opens their details and puts ?p={personId} in the
- * address (without a new server render, so it does not count another view); the address works
- * without JavaScript too.
+ * A read-only view of a public tree as a nested list, one page at a time: each node's Sim with
+ * their partners, and the node's children below. Choosing a Sim opens their details and puts
+ * ?p={personId} in the address (without a new server render, so it does not count another view).
+ * The page's HTML is the same for every reader (the production server keeps it per publication),
+ * so ?p= is read once the page runs in the browser.
  */
-export function PublicTreeList({ treeId, data, people }: PublicTreeListProps) {
+export function PublicTreeList({ treeId, page }: PublicTreeListProps) {
   const pathname = usePathname();
-  const selectedId = useSearchParams().get("p");
-  const byId = useMemo(() => new Map(people.map((p) => [p._id, p])), [people]);
-  const placed = useMemo(() => placedIds(data), [data]);
-  const unplaced = people.filter((person) => !placed.has(person._id));
+  const mounted = useMounted();
+  const searchParams = useSearchParams();
+  const selectedId = mounted ? searchParams.get("p") : null;
+  const byId = useMemo(() => new Map(page.people.map((p) => [p._id, p])), [page.people]);
+  const { roots, unplaced } = useMemo(() => nestPage(page.items), [page.items]);
+  const pageQuery = page.number > 1 ? `page=${page.number}` : "";
   const selected = selectedId ? (byId.get(selectedId) ?? null) : null;
-  const node = selectedId ? findNodeOf(data, selectedId) : null;
+  const node = selectedId
+    ? (page.items.find(
+        (item): item is ListNodeItem => item.kind === "node" && item.person === selectedId,
+      ) ?? null)
+    : null;
 
   function select(event: MouseEvent<HTMLAnchorElement>, personId: string | null) {
     if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
     event.preventDefault();
-    const query = personId ? `?p=${encodeURIComponent(personId)}` : "";
-    window.history.pushState(null, "", `${pathname}${query}`);
+    const query = [pageQuery, personId ? `p=${encodeURIComponent(personId)}` : ""]
+      .filter(Boolean)
+      .join("&");
+    window.history.pushState(null, "", `${pathname}${query ? `?${query}` : ""}`);
   }
 
-  const context: NodeContext = { byId, selectedId, select, pathname };
-  const isEmpty = !data.person && data.partners.length === 0 && data.children.length === 0;
+  const context: NodeContext = { byId, selectedId, select, pathname, pageQuery };
+  const isEmpty = page.items.length === 0;
+  const pageHref = (number: number) => `${pathname}${number > 1 ? `?page=${number}` : ""}`;
 
   return (
     <div className="flex flex-col gap-6 lg:flex-row lg:items-start">
@@ -54,24 +105,49 @@ export function PublicTreeList({ treeId, data, people }: PublicTreeListProps) {
         </h2>
         {isEmpty ? (
           <p className="text-neutral-700">Nobody has been placed in this tree yet.</p>
-        ) : (
+        ) : null}
+        {roots.length > 0 ? (
           <ul className="space-y-2">
-            <NodeItem node={data} context={context} />
+            {roots.map((root, index) => (
+              <NodeItem key={index} node={root} context={context} />
+            ))}
           </ul>
-        )}
+        ) : null}
         {unplaced.length > 0 ? (
           <>
             <h2 className="mt-8 mb-3 text-xl font-semibold text-plum-900">
               Other Sims in This Tree
             </h2>
             <ul className="flex flex-wrap gap-2">
-              {unplaced.map((person) => (
-                <li key={person._id}>
-                  <PersonChip person={person} context={context} />
-                </li>
-              ))}
+              {unplaced.flatMap((id) => {
+                const person = byId.get(id);
+                return person
+                  ? [
+                      <li key={id}>
+                        <PersonChip person={person} context={context} />
+                      </li>,
+                    ]
+                  : [];
+              })}
             </ul>
           </>
+        ) : null}
+        {page.count > 1 ? (
+          <nav aria-label="Pages of the list" className="mt-6 flex items-center gap-4 text-sm">
+            {page.number > 1 ? (
+              <a href={pageHref(page.number - 1)} className="font-medium text-plum-700 underline">
+                Previous page
+              </a>
+            ) : null}
+            <span className="text-neutral-700">
+              Page {page.number} of {page.count}
+            </span>
+            {page.number < page.count ? (
+              <a href={pageHref(page.number + 1)} className="font-medium text-plum-700 underline">
+                Next page
+              </a>
+            ) : null}
+          </nav>
         ) : null}
       </section>
       {selectedId ? (
@@ -79,9 +155,17 @@ export function PublicTreeList({ treeId, data, people }: PublicTreeListProps) {
           key={selectedId}
           treeId={treeId}
           person={selected}
-          node={node}
+          node={
+            node
+              ? {
+                  parentType: node.parentType,
+                  parents: node.parents.map((_id) => ({ _id })),
+                  adoptiveParents: node.adoptiveParents.map((_id) => ({ _id })),
+                }
+              : null
+          }
           byId={byId}
-          closeHref={pathname}
+          closeHref={pageHref(page.number)}
           onClose={(event) => select(event, null)}
         />
       ) : null}
@@ -93,22 +177,26 @@ interface NodeContext {
   byId: Map<string, Person>;
   selectedId: string | null;
   pathname: string;
+  /** `page=N` past the first page, kept in a chosen Sim's address. */
+  pageQuery: string;
   select: (event: MouseEvent<HTMLAnchorElement>, personId: string | null) => void;
 }
 
-function NodeItem({ node, context }: { node: TreeNode; context: NodeContext }) {
-  const person = node.person ? context.byId.get(node.person._id) : undefined;
-  const partners = node.partners
+function NodeItem({ node, context }: { node: PageNode; context: NodeContext }) {
+  const { item } = node;
+  const person = item.person ? context.byId.get(item.person) : undefined;
+  const partners = item.partners
     .map((entry) => ({
       type: entry.type,
-      people: entry.people.flatMap((ref) => context.byId.get(ref._id) ?? []),
+      people: entry.people.flatMap((id) => context.byId.get(id) ?? []),
     }))
     .filter((entry) => entry.people.length > 0);
   // Adoptive parents are named on the child, so that adoption is not read as birth (#15).
-  const adoptive = node.adoptiveParents.flatMap((ref) => {
-    const parent = context.byId.get(ref._id);
+  const adoptive = item.adoptiveParents.flatMap((id) => {
+    const parent = context.byId.get(id);
     return parent ? [fullName(parent)] : [];
   });
+  const childrenElsewhere = item.children - node.children.length;
   return (
     <li className="space-y-2">
       <div className="flex flex-wrap items-center gap-2 rounded-lg border border-plum-100 bg-white p-2 shadow-sm">
@@ -127,11 +215,16 @@ function NodeItem({ node, context }: { node: TreeNode; context: NodeContext }) {
             <span className="text-xs font-medium tracking-wide text-plum-700 uppercase">
               {PARTNER_LABELS[entry.type]}
             </span>
-            {entry.people.map((partner) => (
-              <PersonChip key={partner._id} person={partner} context={context} />
+            {entry.people.map((partner, at) => (
+              <PersonChip key={`${partner._id}:${at}`} person={partner} context={context} />
             ))}
           </span>
         ))}
+        {item.hiddenPartners > 0 ? (
+          <span className="text-xs text-neutral-600">
+            and {item.hiddenPartners} more {item.hiddenPartners === 1 ? "partner" : "partners"}
+          </span>
+        ) : null}
       </div>
       {node.children.length > 0 ? (
         <ul
@@ -142,6 +235,11 @@ function NodeItem({ node, context }: { node: TreeNode; context: NodeContext }) {
             <NodeItem key={index} node={child} context={context} />
           ))}
         </ul>
+      ) : null}
+      {childrenElsewhere > 0 && node.children.length === 0 ? (
+        <p className="ml-4 text-xs text-neutral-600">
+          {childrenElsewhere === 1 ? "1 child" : `${childrenElsewhere} children`} on the next page
+        </p>
       ) : null}
     </li>
   );
@@ -159,7 +257,7 @@ function PersonChip({ person, context }: { person: Person; context: NodeContext 
   return (
     <a
       ref={ref}
-      href={`${context.pathname}?p=${encodeURIComponent(person._id)}`}
+      href={`${context.pathname}?${context.pageQuery ? `${context.pageQuery}&` : ""}p=${encodeURIComponent(person._id)}`}
       onClick={(event) => context.select(event, person._id)}
       aria-current={isSelected ? "true" : undefined}
       className={`inline-flex items-center gap-2 rounded-full py-1 pr-3 pl-1 text-sm font-medium focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-plum-500 ${
@@ -177,28 +275,4 @@ function PersonChip({ person, context }: { person: Person; context: NodeContext 
       <span className="break-all">{fullName(person)}</span>
     </a>
   );
-}
-
-/** Every person placed in the tree as a node's person or partner. */
-function placedIds(root: TreeNode): Set<string> {
-  const ids = new Set<string>();
-  const stack = [root];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    if (node.person) ids.add(node.person._id);
-    for (const entry of node.partners) for (const ref of entry.people) ids.add(ref._id);
-    stack.push(...node.children);
-  }
-  return ids;
-}
-
-/** The node whose main person is `personId` (where their parents are recorded). */
-function findNodeOf(root: TreeNode, personId: string): TreeNode | null {
-  const stack = [root];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    if (node.person?._id === personId) return node;
-    stack.push(...node.children);
-  }
-  return null;
 }

@@ -1,11 +1,10 @@
 import "server-only";
-import { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { getEnv } from "@/lib/env";
 import { PrismaClient } from "@/lib/generated/prisma/client";
-import { lockDataFolder } from "./data-lock";
 import { getPgPool } from "./front/pg-pool";
+import { getPglite } from "./front/pglite";
 import { sharedProcessSingleton } from "./front/process-singletons";
 
 function createClient(): PrismaClient {
@@ -15,11 +14,14 @@ function createClient(): PrismaClient {
     const adapter = new PrismaPg(getPgPool(env.DATABASE_URL), { disposeExternalPool: true });
     return new PrismaClient({ adapter });
   }
-  // One process at a time may open a PGlite directory; the client is created lazily, so
-  // `next build` (which evaluates route modules in worker processes) never opens it, and the
-  // folder's lock (data-lock.ts) is taken first: a second process is refused with a sentence.
-  lockDataFolder(env.PGLITE_DIR, { port: env.PORT });
-  return new PrismaClient({ adapter: new PrismaPGlite(new PGlite(env.PGLITE_DIR)) });
+  // The process's one PGlite (front/pglite.ts): under `npm start` the start script opened it
+  // before Next, and the server in front of Next reads through it too; under `next dev` and the
+  // tests it is opened here. The client is created lazily, so `next build` (which evaluates route
+  // modules in worker processes) never opens it, and the folder's lock is taken first: a second
+  // process is refused with a sentence.
+  return new PrismaClient({
+    adapter: new PrismaPGlite(getPglite(env.PGLITE_DIR, { port: env.PORT })),
+  });
 }
 
 /** The one Prisma client, created on first use and kept across hot reloads. */

@@ -6,6 +6,7 @@ import { ApiError } from "@/lib/server/http/errors";
 import sharp from "sharp";
 import { countPublicView, flushPublicViews } from "@/lib/server/published/count-public-view";
 import { ogImageKey } from "@/lib/server/published/og-image-file";
+import { db, Prisma } from "@/lib/server/db";
 import { getStorage } from "@/lib/server/storage";
 import type { PublishStatus, PublishedTreeView } from "@/lib/schemas/published";
 import { getPublishStatus } from "@/lib/server/published/get-publish-status";
@@ -108,6 +109,45 @@ describe("PUT /api/published/{treeId}", () => {
     expect(served.bytes.equals(bytes)).toBe(true);
     await api.delete(publishedPath(tree._id), undefined, { token: owner.token });
     expect(await getStorage().exists(key)).toBe(false);
+  });
+
+  it("serves the stored card on every request, never reading or drawing the published copy (issue 22)", async () => {
+    const tree = await createTree(owner.token, { title: "The Landgraabs" });
+    expect((await publish(tree._id)).status).toBe(200);
+    const key = ogImageKey(tree._id);
+    // The stored file is what is served: replace it, and the answer follows.
+    const marked = await sharp({
+      create: { width: 12, height: 6, channels: 3, background: "#7b2d8e" },
+    })
+      .png()
+      .toBuffer();
+    await getStorage().put(key, marked, "image/png");
+    // The published copy is never read for the card: spoil it, and the card is still served.
+    await db.publishedTree.update({
+      where: { treeId: tree._id },
+      data: { tree: Prisma.JsonNull, people: Prisma.JsonNull },
+    });
+    for (let request = 0; request < 3; request += 1) {
+      const served = await api.get(`/api/published/${tree._id}/og`);
+      expect(served.status).toBe(200);
+      expect(served.headers.get("content-type")).toBe("image/png");
+      expect(served.bytes.equals(marked)).toBe(true);
+    }
+    await api.delete(publishedPath(tree._id), undefined, { token: owner.token });
+    expect((await api.get(`/api/published/${tree._id}/og`)).status).toBe(404);
+  });
+
+  it("draws a missing card once, stores it, and serves the stored file after", async () => {
+    const tree = await createTree(owner.token, { title: "The Calientes" });
+    expect((await publish(tree._id)).status).toBe(200);
+    const key = ogImageKey(tree._id);
+    await getStorage().delete(key);
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, () => api.get(`/api/published/${tree._id}/og`)),
+    );
+    for (const answer of answers) expect(answer.status).toBe(200);
+    const stored = await (await getStorage().get(key))!.bytes();
+    for (const answer of answers) expect(answer.bytes.equals(stored)).toBe(true);
   });
 
   it("accepts an empty JSON body too", async () => {

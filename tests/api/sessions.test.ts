@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getEnv } from "@/lib/env";
 import { db } from "@/lib/server/db";
 import { createFastReads } from "@/lib/server/front/fast-reads";
+import { pgFrontDb } from "@/lib/server/front/front-db";
 import { getPgPool } from "@/lib/server/front/pg-pool";
 import { api, call } from "../helpers/api";
 import { createUser, uploadImage } from "../helpers/factories";
@@ -31,7 +32,7 @@ let port: number;
 
 beforeAll(async () => {
   const fast = createFastReads({
-    pool: getPgPool(getEnv().DATABASE_URL!),
+    db: pgFrontDb(getPgPool(getEnv().DATABASE_URL!)),
     jwtSecret: getEnv().JWT_SECRET,
     logger: pino({ level: "silent" }),
   });

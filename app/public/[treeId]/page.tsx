@@ -10,6 +10,7 @@ import { htmlToPlainText, truncateText } from "@/components/public-tree/plain-te
 import { PublicTreeLoader } from "@/components/tree-view/public-tree-loader";
 import { loadPublicTree } from "@/lib/server/published/load-public-tree";
 import { RENDER_HEADER, snapshotPath } from "@/lib/server/published/snapshot-url";
+import { readerOf } from "@/lib/server/published/view-counter";
 
 type Props = { params: Promise<{ treeId: string }> };
 
@@ -28,7 +29,10 @@ export default async function PublicTreeCanvasPage({ params }: Props) {
   const view = await loadPublicTree(treeId);
   // The production server counts the views of the pages it keeps; this render is for it.
   const requestHeaders = await headers();
-  if (!requestHeaders.has(RENDER_HEADER)) countView(treeId);
+  if (!requestHeaders.has(RENDER_HEADER)) {
+    const address = requestHeaders.get("x-forwarded-for")?.split(",", 1)[0]?.trim();
+    countView(treeId, readerOf(address, requestHeaders.get("user-agent") ?? undefined));
+  }
   const peopleById = new Map(view.people.map((person) => [person._id, person]));
   const preview = openingView(`${view._id}:${view.lastPublishDate}`, view.data, peopleById);
   // The drawing's first avatars are its largest paint: asked for with the page, not when the
@@ -36,7 +40,8 @@ export default async function PublicTreeCanvasPage({ params }: Props) {
   for (const person of preview?.people.slice(0, 4) ?? []) {
     preload(avatarUrl(person.avatar), { as: "image", fetchPriority: "high" });
   }
-  // The CSP lets inline scripts run only with this request's nonce (proxy.ts).
+  // Served by Next, the CSP lets inline scripts run only with this request's nonce (proxy.ts); the
+  // page kept by the production server drops the nonce and allows them by hash (front/page-csp.ts).
   const nonce = requestHeaders.get("x-nonce") ?? undefined;
   const description = truncateText(htmlToPlainText(view.description), DESCRIPTION_IN_PAGE);
   const listHref = `/public/${encodeURIComponent(view._id)}/list`;

@@ -1,4 +1,6 @@
-// The fast read path: the four hot GETs answered in front of Next's router (ADR 010).
+// The fast read path: the hot owner GETs answered in front of Next's router (ADR 010), on both
+// engines through the data-access seam (front-db.ts, ADR 023). GET /api/published/{id} is
+// answered with the public pages (public-pages.ts), from the publication's cached body.
 //
 // Next's request pipeline costs about 2.5 ms of CPU per API request before a handler runs, five
 // times what the whole read costs on node:http. The production server (scripts/server.ts) hands
@@ -13,17 +15,17 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
-import type pg from "pg";
 import type { Logger } from "pino";
 import { imageName, objectId } from "@/lib/schemas/common";
 import { IMAGE_SIZES } from "@/lib/schemas/upload";
 import { apiSecurityHeaders } from "@/lib/security-headers";
 import { JWT_SECRET_SETTING, verifyTokenWith } from "../auth/verify";
 import { requestIdFrom } from "../http/request-id";
+import { acceptsGzip } from "./accept-encoding";
 import { BodyCache } from "./body-cache";
+import type { FrontDb } from "./front-db";
 import {
   PEOPLE_JSON_FOR_SESSION_SQL,
-  PUBLISHED_JSON_SQL,
   TREE_GENERATIONS_FOR_SESSION_SQL,
   TREE_JSON_FOR_SESSION_SQL,
 } from "../sql/reads";
@@ -34,8 +36,8 @@ import { withPersonNames } from "../trees/ref-names";
 import { IMAGE_HEADERS, negotiateFormat, variantKey } from "../uploads/image-files";
 
 export interface FastReadsOptions {
-  /** The process's pool (lib/server/pg-pool.ts), opened with PEOPLE_WORK_MEM. */
-  pool: pg.Pool;
+  /** The data-access seam (front-db.ts): PostgreSQL's pool or the process's PGlite. */
+  db: FrontDb;
   /** JWT_SECRET when set; otherwise the secret the app generated and keeps in "Setting". */
   jwtSecret?: string;
   /** Where local disk keeps uploads; unset when they live in Vercel Blob (Next serves those). */
@@ -54,7 +56,6 @@ export type FastReads = (req: IncomingMessage, res: ServerResponse) => Promise<b
 type Route =
   | { kind: "tree"; treeId: string }
   | { kind: "people"; treeId: string }
-  | { kind: "published"; treeId: string }
   | { kind: "image"; size: string; name: string };
 
 interface Answer {
@@ -68,7 +69,6 @@ interface Answer {
 
 // Each id and image name is then checked as the route handler checks it (lib/schemas/common.ts).
 const TREE = /^\/api\/trees\/([^/]+)$/;
-const PUBLISHED = /^\/api\/published\/([^/]+)$/;
 const PEOPLE_QUERY = /^tree=([^&]+)$/;
 const IMAGE = /^\/api\/upload\/([^/]+)\/(.+)$/;
 const SIZES: ReadonlySet<string> = new Set(IMAGE_SIZES);
@@ -79,7 +79,6 @@ const SMALL_FILE_BYTES = 256 * 1024;
 /** Next compresses answers of 1 KB or more (the `compression` package's threshold). */
 const COMPRESS_FROM_BYTES = 1024;
 const gzip = promisify(zlib.gzip);
-const acceptsGzip = (req: IncomingMessage) => /\bgzip\b/.test(req.headers["accept-encoding"] ?? "");
 const lowerCased = (headers: Readonly<Record<string, string>>) =>
   Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
 /** apiSecurityHeaders with lower-case names, so an answer's own header replaces its namesake. */
@@ -96,8 +95,6 @@ export function matchFastRead(method: string | undefined, url: string | undefine
   const query = queryAt === -1 ? "" : url.slice(queryAt + 1);
   let match = TREE.exec(pathname);
   if (isId(match?.[1])) return { kind: "tree", treeId: match[1] };
-  match = PUBLISHED.exec(pathname);
-  if (isId(match?.[1])) return { kind: "published", treeId: match[1] };
   if (pathname === "/api/people") {
     match = PEOPLE_QUERY.exec(query);
     return isId(match?.[1]) ? { kind: "people", treeId: match[1] } : null;
@@ -109,7 +106,7 @@ export function matchFastRead(method: string | undefined, url: string | undefine
 }
 
 export function createFastReads(options: FastReadsOptions): FastReads {
-  const { pool, logger } = options;
+  const { db, logger } = options;
   const cacheBytes = options.cacheBytes ?? FAST_READS_CACHE_BYTES;
   const cache = cacheBytes > 0 ? new BodyCache(cacheBytes) : null;
   let secret: Uint8Array | undefined = options.jwtSecret
@@ -118,7 +115,8 @@ export function createFastReads(options: FastReadsOptions): FastReads {
 
   async function jwtSecret(): Promise<Uint8Array | undefined> {
     if (secret) return secret;
-    const { rows } = await pool.query<{ value: string }>(
+    const rows = await db.query<{ value: string }>(
+      "jwt_secret",
       `SELECT "value" FROM "Setting" WHERE "key" = $1`,
       [JWT_SECRET_SETTING],
     );
@@ -143,8 +141,11 @@ export function createFastReads(options: FastReadsOptions): FastReads {
    * A named statement: each connection parses and plans it once, not on every request (the
    * planning was about a third of PostgreSQL's work for these one-row reads).
    */
-  const query = <Row extends pg.QueryResultRow>(name: string, text: string, values: unknown[]) =>
-    pool.query<Row>({ name: `heirloom_${name}`, text, values });
+  const query = async <Row extends Record<string, unknown>>(
+    name: string,
+    text: string,
+    values: unknown[],
+  ) => ({ rows: await db.query<Row>(name, text, values) });
 
   async function read(route: Route, req: IncomingMessage): Promise<Answer | null> {
     const json = { "content-type": "application/json" };
@@ -197,12 +198,6 @@ export function createFastReads(options: FastReadsOptions): FastReads {
           headers: { ...json, etag: treeEtag(row.version!, row.detailsVersion!) },
           cacheAs,
         };
-      }
-      case "published": {
-        const { rows } = await query<{ json: string }>("published_json", PUBLISHED_JSON_SQL, [
-          route.treeId,
-        ]);
-        return rows[0] ? { body: rows[0].json, headers: json } : null;
       }
       case "image": {
         if (!options.uploadsDir) return null;

@@ -6,11 +6,22 @@
 // module-level variable would exist twice; and `next dev` re-evaluates changed modules, which
 // would open a new connection on every edit. What must exist once per process is kept here, on
 // globalThis, under the names below. Loaded by both graphs: imports only types.
+//
+// It imports nothing from the modules that keep their singletons here (a type import would be a
+// circle in the import graph too: see ProcessViewCounter).
+import type { PGlite } from "@electric-sql/pglite";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import type { Redis } from "ioredis";
 import type pg from "pg";
 import type { Logger } from "pino";
-import type { ViewCounter } from "@/lib/server/published/view-counter";
+
+/** What the process's view counter offers (published/view-counter.ts implements it). */
+export interface ProcessViewCounter {
+  /** One view of a tree; `reader` (an opaque key, see view-counter.ts) counts once per window. */
+  count(treeId: string, reader?: string): void;
+  flush(): Promise<void>;
+  close(): Promise<void>;
+}
 
 interface ProcessSingletons {
   /**
@@ -25,6 +36,12 @@ interface ProcessSingletons {
    */
   __heirloomPgPool: pg.Pool;
   /**
+   * The embedded database when DATABASE_URL is unset (front/pglite.ts): one PGlite per process
+   * and per folder, opened by the start script (or by db.ts's first use under `next dev` and the
+   * tests), shared by Prisma's adapter in the bundle, the server in front and the backup.
+   */
+  __heirloomPglite: PGlite;
+  /**
    * The pino logger (front/process-logger.ts): one destination for both graphs, so their
    * buffered lines never interleave mid-line.
    */
@@ -35,7 +52,7 @@ interface ProcessSingletons {
    * Public page views counted in memory (published/view-counter.ts): the front server and Next's
    * page both count, and the clean stop writes what is left, so all three must see one counter.
    */
-  __heirloomViews: ViewCounter;
+  __heirloomViews: ProcessViewCounter;
   /**
    * Listeners told when this process publishes or unpublishes (published/snapshot-url.ts): the
    * publish service runs in the bundle, the kept public pages in front of it.

@@ -1,37 +1,51 @@
-// Published trees served in front of Next's router, from memory (ADR 014).
+// Published trees served in front of Next's router, from memory (ADR 014), on both engines through
+// the data-access seam (front-db.ts, ADR 023).
 //
 // A publication never changes until the next publish. So the production server keeps, per tree,
-// the public page's HTML as Next rendered it once, and the snapshot JSON of the current
-// publication, both gzipped once. Whether a tree is still published, and which publication is
-// current, is read from the database at most once per CHECK_MS per tree, whatever the traffic.
-// The HTML goes out with an ETag and a short shared-cache lifetime, the snapshot at an address
-// that changes with each publish and may be cached for a year.
+// the public pages' HTML as Next rendered it once (the canvas page and each page of the list), and
+// the publication's JSON, compressed once. Whether a tree is still published, and which
+// publication is current, is read from the database at most once per CHECK_MS per tree, whatever
+// the traffic. The HTML goes out with an ETag and a short shared-cache lifetime, the snapshot at an
+// address that changes with each publish and may be cached for a year, and GET
+// /api/published/{id} as the kept JSON with the current view count added (ADR 024).
 //
-// Anything else, or anything this module cannot answer with a 200 or a 304, is handed to Next
-// untouched: a tree that is not published gets Next's 404 page and the route handler's 404.
+// What a reader may vary cannot multiply the work: a query the page does not read is ignored
+// (the same kept page answers it), a list page past the last is sent to the last, and at most
+// maxRenders pages are rendered at once. A kept page carries no nonce: its inline scripts are
+// allowed by hash (page-csp.ts).
+//
+// Anything else, or anything this module cannot answer with a 200, a 302 or a 304, is handed to
+// Next untouched: a tree that is not published gets Next's 404 page and the route handler's 404.
 // Loaded outside Next's bundle: no "server-only" module may be imported here.
 import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
-import type pg from "pg";
+import { LRUCache } from "lru-cache";
 import type { Logger } from "pino";
 import { objectId } from "@/lib/schemas/common";
-import { apiSecurityHeaders } from "@/lib/security-headers";
+import { apiSecurityHeaders, hashedPageCsp } from "@/lib/security-headers";
 import { requestIdFrom } from "../http/request-id";
+import { acceptsGzip } from "./accept-encoding";
 import { BodyCache } from "./body-cache";
+import type { FrontDb } from "./front-db";
+import { hashInlineScripts } from "./page-csp";
+import type { ProcessViewCounter } from "./process-singletons";
 import {
+  LIST_PAGES_META,
   onPublicationChange,
   PUBLIC_PAGE_CACHE_CONTROL,
   RENDER_HEADER,
   SNAPSHOT_CACHE_CONTROL,
   snapshotVersionMs,
 } from "../published/snapshot-url";
-import type { ViewCounter } from "../published/view-counter";
-import { PUBLISHED_SNAPSHOT_SQL, PUBLISHED_VERSION_SQL } from "../sql/reads";
+import { readerOf } from "../published/view-counter";
+import { PUBLISHED_SNAPSHOT_SQL, PUBLISHED_VERSION_SQL, publishedJsonTail } from "../sql/reads";
 
 /** How stale this process's idea of "published, and which publication" may be. */
 export const CHECK_MS = 1_000;
+/** The highest list page number a request may name; past the last page it is sent to the last. */
+export const MAX_LIST_PAGE = 9_999;
 
 /** Next's render of a page, as the front receives it. */
 export interface RenderedPage {
@@ -41,15 +55,20 @@ export interface RenderedPage {
 }
 
 export interface PublicPagesOptions {
-  pool: pg.Pool;
+  /** The data-access seam: PostgreSQL's pool or the process's PGlite. */
+  db: FrontDb;
   /** Asks Next for a page (with RENDER_HEADER set to `renderSecret`), uncompressed. */
   render: (path: string) => Promise<RenderedPage>;
   /** The value of RENDER_HEADER on the server's own render requests. */
   renderSecret: string;
-  views: ViewCounter;
+  views: ProcessViewCounter;
   logger: Logger;
-  /** The budget of the cached pages and snapshots, in bytes (default 64 MiB). */
+  /** The reader's address, for the view count only (default: the socket's). */
+  addressOf?: (req: IncomingMessage) => string | undefined;
+  /** The budget of the kept pages, and apart the kept publications, in bytes (default 64 MiB). */
   cacheBytes?: number;
+  /** Pages rendered at once by Next for this module (default 1); the others wait their turn. */
+  maxRenders?: number;
   /** The clock, in milliseconds (tests move it). */
   now?: () => number;
 }
@@ -58,8 +77,19 @@ export { RENDER_HEADER };
 
 export type PublicPages = (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
 
+/** A kept page: the canvas, or one page of the list. */
+type PageKey = "canvas" | `list:${number}`;
+
 type Route =
-  { kind: "page"; treeId: string } | { kind: "snapshot"; treeId: string; version: number };
+  | { kind: "page"; treeId: string; page: PageKey }
+  | { kind: "snapshot"; treeId: string; version: number }
+  | { kind: "published"; treeId: string };
+
+/** A publication's JSON without its closing brace: gzipped, and its length uncompressed. */
+interface Publication {
+  gzipped: Buffer;
+  bytes: number;
+}
 
 interface Page {
   version: number;
@@ -67,16 +97,18 @@ interface Page {
   gzipped: Buffer;
   plain: Buffer;
   headers: Record<string, string>;
+  /** A list page: how many pages the list has. */
+  listPages: number | null;
 }
 
-const PAGE = /^\/public\/([^/?]+)$/;
+const PAGE = /^\/public\/([^/]+)(\/list)?$/;
 const SNAPSHOT = /^\/api\/published\/([^/]+)\/snapshot\/([^/]+)$/;
-/** ?p={personId} is read by the page's script; any other query goes to Next. */
-const PAGE_QUERY = /^(p=[^&]*)?$/;
-/** The render's headers a cached page keeps: its type, its nonce's CSP and the security set. */
+const PUBLISHED = /^\/api\/published\/([^/]+)$/;
+const LIST_PAGE_PARAM = /(?:^|&)page=([1-9][0-9]{0,3})(?:&|$)/;
+const LIST_PAGES = new RegExp(`<meta name="${LIST_PAGES_META}" content="([0-9]{1,4})"`);
+/** The render's headers a kept page keeps (its CSP is replaced by a hashed one). */
 const KEPT_HEADERS = [
   "content-type",
-  "content-security-policy",
   "referrer-policy",
   "x-content-type-options",
   "permissions-policy",
@@ -85,8 +117,8 @@ const KEPT_HEADERS = [
   "link",
 ];
 const gzip = promisify(zlib.gzip);
-const gunzip = promisify(zlib.gunzip);
-const acceptsGzip = (req: IncomingMessage) => /\bgzip\b/.test(req.headers["accept-encoding"] ?? "");
+/** The end of the snapshot's JSON, compressed once (see publication()). */
+const CLOSING_BRACE = zlib.gzipSync("}");
 const isHttps = (req: IncomingMessage) =>
   req.headers["x-forwarded-proto"] === "https" ||
   Boolean((req.socket as { encrypted?: boolean }).encrypted);
@@ -97,7 +129,18 @@ const API_HEADERS = {
   https: lowerCased(apiSecurityHeaders(true)),
 };
 
-/** Which public read a request is; null for anything else (Next answers it). */
+/** The path Next renders a kept page at. */
+export function pagePath(treeId: string, page: PageKey): string {
+  if (page === "canvas") return `/public/${treeId}`;
+  const number = Number(page.slice(5));
+  return `/public/${treeId}/list${number > 1 ? `?page=${number}` : ""}`;
+}
+
+/**
+ * Which public read a request is; null for anything else (Next answers it). The pages read no
+ * query on the server (?p= is read in the browser), so any query is the same page, except the
+ * list's ?page=, which names a page of at most MAX_LIST_PAGE.
+ */
 export function matchPublicRead(req: IncomingMessage, renderSecret: string): Route | null {
   if ((req.method !== "GET" && req.method !== "HEAD") || !req.url) return null;
   // Next's own client navigations (RSC payloads, prefetches) and the server's render request
@@ -105,15 +148,21 @@ export function matchPublicRead(req: IncomingMessage, renderSecret: string): Rou
   const queryAt = req.url.indexOf("?");
   const pathname = queryAt === -1 ? req.url : req.url.slice(0, queryAt);
   const query = queryAt === -1 ? "" : req.url.slice(queryAt + 1);
+  const isId = (text: string | undefined): text is string =>
+    text !== undefined && objectId.safeParse(text).success;
   let match = PAGE.exec(pathname);
-  if (match?.[1] && objectId.safeParse(match[1]).success && PAGE_QUERY.test(query)) {
-    return { kind: "page", treeId: match[1] };
+  if (isId(match?.[1])) {
+    if (!match[2]) return { kind: "page", treeId: match[1], page: "canvas" };
+    const number = Number(LIST_PAGE_PARAM.exec(query)?.[1] ?? 1);
+    return { kind: "page", treeId: match[1], page: `list:${number}` };
   }
   match = SNAPSHOT.exec(pathname);
   const version = match?.[2] ? snapshotVersionMs(match[2]) : null;
-  if (match?.[1] && objectId.safeParse(match[1]).success && version !== null && query === "") {
+  if (isId(match?.[1]) && version !== null && query === "") {
     return { kind: "snapshot", treeId: match[1], version };
   }
+  match = PUBLISHED.exec(pathname);
+  if (isId(match?.[1]) && query === "") return { kind: "published", treeId: match[1] };
   return null;
 }
 
@@ -124,15 +173,44 @@ export function etagMatches(header: string | undefined, etag: string): boolean {
   return header.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag);
 }
 
+/** A queue that lets `limit` tasks run at once. */
+function limiter(limit: number) {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return async <T>(task: () => Promise<T>): Promise<T> => {
+    if (running >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
+    running += 1;
+    try {
+      return await task();
+    } finally {
+      running -= 1;
+      waiting.shift()?.();
+    }
+  };
+}
+
 export function createPublicPages(options: PublicPagesOptions): PublicPages {
-  const { pool, logger, views } = options;
+  const { db, logger, views } = options;
   const now = options.now ?? Date.now;
-  const snapshots = new BodyCache(options.cacheBytes ?? 64 * 2 ** 20);
-  const pages = new Map<string, Page>();
+  const addressOf = options.addressOf ?? ((req: IncomingMessage) => req.socket.remoteAddress);
+  const budget = options.cacheBytes ?? 64 * 2 ** 20;
+  /** The publications' JSON, compressed, keyed by tree with the publication as generation. */
+  const publications = new BodyCache(budget);
+  const pages = new LRUCache<string, Page>({
+    maxSize: budget,
+    maxEntrySize: budget / 4,
+    sizeCalculation: (page) => Math.max(1, page.gzipped.length + page.plain.length),
+  });
+  /** Per tree: how many pages its current publication's list has, once a list page was made. */
+  const listPages = new Map<string, { version: number; count: number }>();
   /** Per tree: its current publication (epoch ms; null when not published) and when it was read. */
   const published = new Map<string, { version: number | null; checkedAt: number }>();
   const checking = new Map<string, Promise<number | null>>();
   const rendering = new Map<string, Promise<Page | null>>();
+  const reading = new Map<string, Promise<Publication | null>>();
+  /** Per tree: the byte length of its kept publication's JSON, uncompressed. */
+  const plainBytes = new Map<string, { version: number; bytes: number }>();
+  const oneRenderAtATime = limiter(options.maxRenders ?? 1);
   // A publish or unpublish in this process is seen at once; in another instance, within CHECK_MS.
   // A check that began before the change must not store what it read.
   let changes = 0;
@@ -142,6 +220,11 @@ export function createPublicPages(options: PublicPagesOptions): PublicPages {
     checking.delete(treeId);
   });
 
+  function forget(treeId: string) {
+    for (const key of pages.keys()) if (key.startsWith(`${treeId}|`)) pages.delete(key);
+    listPages.delete(treeId);
+  }
+
   async function currentVersion(treeId: string): Promise<number | null> {
     const known = published.get(treeId);
     if (known && now() - known.checkedAt < CHECK_MS) return known.version;
@@ -149,16 +232,12 @@ export function createPublicPages(options: PublicPagesOptions): PublicPages {
     if (!check) {
       const checkedAt = now();
       const changesBefore = changes;
-      check = pool
-        .query<{ publishedAt: string }>({
-          name: "heirloom_published_version",
-          text: PUBLISHED_VERSION_SQL,
-          values: [treeId],
-        })
-        .then(({ rows }) => {
+      check = db
+        .query<{ publishedAt: string }>("published_version", PUBLISHED_VERSION_SQL, [treeId])
+        .then((rows) => {
           const version = rows[0] ? Number(rows[0].publishedAt) : null;
           if (changes === changesBefore) published.set(treeId, { version, checkedAt });
-          if (version === null) pages.delete(treeId);
+          if (version === null && known?.version != null) forget(treeId);
           // Bound the map: trees nobody reads any more are forgotten.
           if (published.size > 100_000) published.clear();
           return version;
@@ -171,51 +250,90 @@ export function createPublicPages(options: PublicPagesOptions): PublicPages {
     return check;
   }
 
-  async function renderPage(treeId: string, version: number): Promise<Page | null> {
-    const rendered = await options.render(`/public/${treeId}`);
+  async function renderPage(treeId: string, page: PageKey, version: number): Promise<Page | null> {
+    const rendered = await oneRenderAtATime(() => options.render(pagePath(treeId, page)));
     if (rendered.status !== 200) return null;
     const headers: Record<string, string> = {};
     for (const name of KEPT_HEADERS) {
       const value = rendered.headers[name];
       if (typeof value === "string") headers[name] = value;
     }
-    const plain = rendered.body;
+    const { html, scriptHashes } = hashInlineScripts(rendered.body.toString("utf8"));
+    headers["content-security-policy"] = hashedPageCsp(scriptHashes, true);
+    const plain = Buffer.from(html);
+    const count = page === "canvas" ? null : Number(LIST_PAGES.exec(html)?.[1] ?? 1);
     const hash = createHash("sha256").update(plain).digest("base64url").slice(0, 27);
-    return { version, etag: `"${hash}"`, plain, gzipped: await gzip(plain, { level: 9 }), headers };
+    return {
+      version,
+      etag: `"${hash}"`,
+      plain,
+      gzipped: await gzip(plain, { level: 9 }),
+      headers,
+      listPages: count,
+    };
   }
 
-  async function page(treeId: string, version: number): Promise<Page | null> {
-    const cached = pages.get(treeId);
+  async function keptPage(treeId: string, page: PageKey, version: number): Promise<Page | null> {
+    const key = `${treeId}|${page}`;
+    const cached = pages.get(key);
     if (cached?.version === version) return cached;
-    const key = `${treeId}:${version}`;
-    let render = rendering.get(key);
+    const renderKey = `${key}:${version}`;
+    let render = rendering.get(renderKey);
     if (!render) {
-      // One render per publication, however many readers arrive at once.
-      render = renderPage(treeId, version)
+      // One render per page and publication, however many readers arrive at once.
+      render = renderPage(treeId, page, version)
         .then((made) => {
-          if (made && (pages.get(treeId)?.version ?? -1) < version) pages.set(treeId, made);
+          if (made && (pages.get(key)?.version ?? -1) <= version) {
+            pages.set(key, made);
+            if (made.listPages !== null) listPages.set(treeId, { version, count: made.listPages });
+          }
           return made;
         })
-        .finally(() => rendering.delete(key));
-      rendering.set(key, render);
+        .finally(() => rendering.delete(renderKey));
+      rendering.set(renderKey, render);
     }
     return render;
   }
 
-  async function snapshot(treeId: string, version: number): Promise<Buffer | null> {
-    const key = `snapshot:${treeId}`;
-    const cached = snapshots.get(key, version);
-    if (cached) return cached;
-    const { rows } = await pool.query<{ json: string }>({
-      name: "heirloom_published_snapshot",
-      text: PUBLISHED_SNAPSHOT_SQL,
-      values: [treeId, String(version)],
-    });
-    if (!rows[0]) return null;
-    // Made once per publication, so it is worth the better compression.
-    const body = await gzip(Buffer.from(rows[0].json), { level: 6 });
-    snapshots.set(key, version, body);
-    return body;
+  /** How many pages the publication's list has: known once any of its pages was made. */
+  async function listPageCount(treeId: string, version: number): Promise<number | null> {
+    const known = listPages.get(treeId);
+    if (known?.version === version) return known.count;
+    return (await keptPage(treeId, "list:1", version))?.listPages ?? null;
+  }
+
+  /**
+   * The publication's JSON (getPublishedTree's keys) without its closing brace, gzipped once per
+   * publication: the snapshot is it and a brace, GET /api/published/{id} it and the view count.
+   * Two gzip members one after the other are one gzip body (RFC 1952 §2.2).
+   */
+  async function publication(treeId: string, version: number): Promise<Publication | null> {
+    const cached = publications.get(treeId, version);
+    const bytes = plainBytes.get(treeId);
+    if (cached && bytes?.version === version) return { gzipped: cached, bytes: bytes.bytes };
+    const key = `${treeId}:${version}`;
+    let read = reading.get(key);
+    if (!read) {
+      read = db
+        .query<{ json: string }>("published_snapshot", PUBLISHED_SNAPSHOT_SQL, [
+          treeId,
+          String(version),
+        ])
+        .then(async (rows) => {
+          if (!rows[0]) return null;
+          const text = rows[0].json;
+          // Made once per publication, so it is worth the better compression.
+          const plain = Buffer.from(text.slice(0, -1));
+          const body = await gzip(plain, { level: 6 });
+          publications.set(treeId, version, body);
+          if (plainBytes.size > 100_000) plainBytes.clear();
+          plainBytes.set(treeId, { version, bytes: plain.length });
+          return { gzipped: body, bytes: plain.length };
+        })
+        .finally(() => reading.delete(key));
+      reading.set(key, read);
+    }
+    return read;
   }
 
   function send(
@@ -223,9 +341,9 @@ export function createPublicPages(options: PublicPagesOptions): PublicPages {
     res: ServerResponse,
     status: number,
     headers: Record<string, string | number>,
-    gzipped: Buffer,
-    plain: Buffer | null,
-  ): Promise<void> | void {
+    gzipped: Buffer[],
+    plain: Buffer | number,
+  ): void {
     if (status === 304) {
       res.writeHead(304, headers);
       res.end();
@@ -234,18 +352,43 @@ export function createPublicPages(options: PublicPagesOptions): PublicPages {
     headers.vary = "Accept-Encoding";
     if (acceptsGzip(req)) {
       headers["content-encoding"] = "gzip";
-      headers["content-length"] = gzipped.length;
+      headers["content-length"] = gzipped.reduce((total, part) => total + part.length, 0);
       res.writeHead(200, headers);
-      res.end(req.method === "HEAD" ? undefined : gzipped);
+      if (req.method === "HEAD") {
+        res.end();
+        return;
+      }
+      for (const part of gzipped) res.write(part);
+      res.end();
       return;
     }
-    const write = (body: Buffer) => {
-      headers["content-length"] = body.length;
+    if (Buffer.isBuffer(plain)) {
+      headers["content-length"] = plain.length;
       res.writeHead(200, headers);
-      res.end(req.method === "HEAD" ? undefined : body);
+      res.end(req.method === "HEAD" ? undefined : plain);
+      return;
+    }
+    // A client that refuses gzip: the kept body is inflated as it is sent, in zlib's thread pool,
+    // a chunk at a time, never held whole.
+    headers["content-length"] = plain;
+    res.writeHead(200, headers);
+    if (req.method === "HEAD") {
+      res.end();
+      return;
+    }
+    const inflate = zlib.createGunzip();
+    inflate.on("error", () => res.destroy());
+    inflate.pipe(res);
+    for (const part of gzipped) inflate.write(part);
+    inflate.end();
+  }
+
+  function securityHeaders(req: IncomingMessage, requestId: string) {
+    return {
+      ...API_HEADERS[isHttps(req) ? "https" : "http"],
+      "content-type": "application/json",
+      "x-request-id": requestId,
     };
-    if (plain) return write(plain);
-    return gunzip(gzipped).then(write);
   }
 
   return async (req, res) => {
@@ -254,39 +397,78 @@ export function createPublicPages(options: PublicPagesOptions): PublicPages {
     const started = performance.now();
     let status: number;
     try {
-      const version = await currentVersion(route.treeId);
-      if (version === null) return false;
       const requestId = requestIdFrom(req.headers["x-request-id"]);
-      if (route.kind === "page") {
-        const made = await page(route.treeId, version);
-        if (!made) return false;
-        const headers: Record<string, string | number> = {
-          ...made.headers,
-          "cache-control": PUBLIC_PAGE_CACHE_CONTROL,
-          etag: made.etag,
-          "x-request-id": requestId,
-        };
-        if (isHttps(req)) {
-          headers["strict-transport-security"] = "max-age=63072000; includeSubDomains";
-        }
-        status = etagMatches(req.headers["if-none-match"], made.etag) ? 304 : 200;
-        if (req.method === "GET") views.count(route.treeId);
-        await send(req, res, status, headers, made.gzipped, made.plain);
-      } else {
-        // An older publication's address is gone for good: the route handler answers its 404.
-        if (route.version !== version) return false;
-        const body = await snapshot(route.treeId, version);
+      if (route.kind === "published") {
+        // The view count changes with every batch: read with the publication, on every request.
+        const rows = await db.query<{ publishedAt: string; viewCount: number }>(
+          "published_version",
+          PUBLISHED_VERSION_SQL,
+          [route.treeId],
+        );
+        if (!rows[0]) return false;
+        const body = await publication(route.treeId, Number(rows[0].publishedAt));
         if (!body) return false;
-        const etag = `"${route.version.toString(36)}"`;
-        const headers: Record<string, string | number> = {
-          ...API_HEADERS[isHttps(req) ? "https" : "http"],
-          "content-type": "application/json",
-          "cache-control": SNAPSHOT_CACHE_CONTROL,
-          etag,
-          "x-request-id": requestId,
-        };
-        status = etagMatches(req.headers["if-none-match"], etag) ? 304 : 200;
-        await send(req, res, status, headers, body, null);
+        const tail = publishedJsonTail(Number(rows[0].viewCount));
+        status = 200;
+        send(
+          req,
+          res,
+          status,
+          { ...securityHeaders(req, requestId), "cache-control": "no-store" },
+          [body.gzipped, zlib.gzipSync(tail)],
+          body.bytes + Buffer.byteLength(tail),
+        );
+      } else {
+        const version = await currentVersion(route.treeId);
+        if (version === null) return false;
+        if (route.kind === "page") {
+          const page = route.page;
+          if (page !== "canvas" && page !== "list:1") {
+            const count = await listPageCount(route.treeId, version);
+            if (count === null) return false;
+            if (Number(page.slice(5)) > count) {
+              // Past the last page: the last page's address (one kept page per real page).
+              status = 302;
+              res.writeHead(status, {
+                location: pagePath(route.treeId, `list:${count}`),
+                "cache-control": PUBLIC_PAGE_CACHE_CONTROL,
+                "x-request-id": requestId,
+              });
+              res.end();
+              return true;
+            }
+          }
+          const made = await keptPage(route.treeId, page, version);
+          if (!made) return false;
+          const headers: Record<string, string | number> = {
+            ...made.headers,
+            "cache-control": PUBLIC_PAGE_CACHE_CONTROL,
+            etag: made.etag,
+            "x-request-id": requestId,
+          };
+          if (isHttps(req)) {
+            headers["strict-transport-security"] = "max-age=63072000; includeSubDomains";
+          }
+          status = etagMatches(req.headers["if-none-match"], made.etag) ? 304 : 200;
+          if (req.method === "GET") {
+            const agent = req.headers["user-agent"];
+            views.count(route.treeId, readerOf(addressOf(req), agent));
+          }
+          send(req, res, status, headers, [made.gzipped], made.plain);
+        } else {
+          // An older publication's address is gone for good: the route handler answers its 404.
+          if (route.version !== version) return false;
+          const body = await publication(route.treeId, version);
+          if (!body) return false;
+          const etag = `"${route.version.toString(36)}"`;
+          const headers: Record<string, string | number> = {
+            ...securityHeaders(req, requestId),
+            "cache-control": SNAPSHOT_CACHE_CONTROL,
+            etag,
+          };
+          status = etagMatches(req.headers["if-none-match"], etag) ? 304 : 200;
+          send(req, res, status, headers, [body.gzipped, CLOSING_BRACE], body.bytes + 1);
+        }
       }
       logger.info(
         {

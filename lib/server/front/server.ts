@@ -7,7 +7,9 @@ import next from "next";
 import { getEnv } from "@/lib/env";
 import { createFastReads } from "./fast-reads";
 import { createStaticAssets } from "./static-assets";
+import { pgFrontDb, pgliteFrontDb, type FrontDb } from "./front-db";
 import { getPgPool } from "./pg-pool";
+import { getPglite, processPglite } from "./pglite";
 import { createPublicPages, RENDER_HEADER, type RenderedPage } from "./public-pages";
 import {
   existingViewCounter,
@@ -29,18 +31,29 @@ export async function startServer(options: { dev?: boolean } = {}) {
   const app = next({ dev: options.dev ?? false, port: env.PORT, hostname: "0.0.0.0" });
   await app.prepare();
   const handle = app.getRequestHandler();
-  // The hot reads skip Next's router (ADR 010). PGlite lives inside Next's bundle, one process
-  // and one connection, so the embedded default serves everything through Next.
-  const fastReads =
-    env.DATABASE_URL && env.FAST_READS
-      ? createFastReads({
-          pool: getPgPool(env.DATABASE_URL),
-          jwtSecret: env.JWT_SECRET,
-          // Images on local disk only; Next serves those kept in Vercel Blob or an S3 bucket.
-          uploadsDir: env.BLOB_READ_WRITE_TOKEN || env.S3_BUCKET ? undefined : env.UPLOADS_DIR,
-          logger: processLogger(),
-        })
-      : null;
+  // One data-access seam for both engines (front-db.ts, ADR 023): PostgreSQL's pool, or the
+  // process's one PGlite, which the start script opened and Prisma's adapter in Next shares.
+  const frontDb: FrontDb = env.DATABASE_URL
+    ? pgFrontDb(getPgPool(env.DATABASE_URL))
+    : pgliteFrontDb(getPglite(env.PGLITE_DIR, { port: env.PORT }));
+  // The hot reads skip Next's router (ADR 010).
+  const fastReads = env.FAST_READS
+    ? createFastReads({
+        db: frontDb,
+        jwtSecret: env.JWT_SECRET,
+        // Images on local disk only; Next serves those kept in Vercel Blob or an S3 bucket.
+        uploadsDir: env.BLOB_READ_WRITE_TOKEN || env.S3_BUCKET ? undefined : env.UPLOADS_DIR,
+        logger: processLogger(),
+      })
+    : null;
+  /** The reader's address for the view count: the socket's, or the proxy's word when trusted. */
+  const addressOf = (req: IncomingMessage) => {
+    const forwarded = req.headers["x-forwarded-for"];
+    if (env.TRUST_PROXY && typeof forwarded === "string") {
+      return forwarded.split(",", 1)[0]?.trim() || req.socket.remoteAddress;
+    }
+    return req.socket.remoteAddress;
+  };
   // Published trees from memory (ADR 014): each page is rendered by Next once per publication,
   // through a request to this very server that carries a secret only this process knows.
   const renderSecret = randomUUID();
@@ -69,16 +82,17 @@ export async function startServer(options: { dev?: boolean } = {}) {
       ask.on("error", reject);
       ask.end();
     });
-  const publicPages = fastReads
+  const publicPages = env.FAST_READS
     ? createPublicPages({
-        pool: getPgPool(env.DATABASE_URL!),
+        db: frontDb,
         render: renderPage,
         renderSecret,
+        addressOf,
         views: processViewCounter(
           () =>
             new ViewCounter(
               async (treeIds, counts) => {
-                await getPgPool(env.DATABASE_URL!).query(VIEW_COUNT_FLUSH_SQL, [treeIds, counts]);
+                await frontDb.query("view_counts", VIEW_COUNT_FLUSH_SQL, [treeIds, counts]);
               },
               (error) =>
                 processLogger().error({ err: error }, "could not write public view counts"),
@@ -147,10 +161,13 @@ export async function startServer(options: { dev?: boolean } = {}) {
     server.close();
     server.closeAllConnections();
     const db = processSingleton("__heirloomDb");
-    // The views counted since the last batch are written before the database goes (ADR 014).
+    // The views counted since the last batch are written before the database goes (ADR 014);
+    // the embedded database is closed last, so that its folder is left clean.
     void Promise.resolve(existingViewCounter()?.close())
       .catch(() => undefined)
       .then(() => db?.$disconnect())
+      .catch(() => undefined)
+      .then(() => processPglite()?.close())
       .catch(() => undefined)
       .finally(() => process.exit(0));
   };

@@ -12,6 +12,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
+import { acceptsGzip } from "./accept-encoding";
 
 const PREFIX = "/_next/static/";
 /** Hashed build output: letters, digits and a few separators, never a ".." segment. */
@@ -88,10 +89,7 @@ export function createStaticAssets(staticDir: string): StaticAssets {
       res.end();
       return true;
     }
-    const body =
-      asset.gzipped && /\bgzip\b/.test(req.headers["accept-encoding"] ?? "")
-        ? asset.gzipped
-        : asset.raw;
+    const body = asset.gzipped && acceptsGzip(req) ? asset.gzipped : asset.raw;
     if (body === asset.gzipped) headers["content-encoding"] = "gzip";
     headers["content-length"] = body.length;
     res.writeHead(200, headers);

@@ -17,11 +17,12 @@ const views = () =>
 
 /**
  * Counts one view of a public tree, in memory: the process's counter writes the counts in batches
- * every few seconds (ADR 014). Nothing about the viewer is kept. A tree that is not published
+ * every few seconds (ADR 014). With a reader (readerOf), the reader's first view of the tree in
+ * VIEW_WINDOW_MS counts, and nothing else: only a keyed hash of it is kept, for the window (ADR 024). A tree that is not published
  * gains nothing when the batch is written.
  */
-export function countPublicView(treeId: string): void {
-  if (objectId.safeParse(treeId).success) views().count(treeId);
+export function countPublicView(treeId: string, reader?: string): void {
+  if (objectId.safeParse(treeId).success) views().count(treeId, reader);
 }
 
 /** Writes the counted views now (tests, and a clean stop). */

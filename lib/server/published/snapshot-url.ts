@@ -31,6 +31,12 @@ export const PUBLIC_PAGE_STALE_WHILE_REVALIDATE = 30;
 export const PUBLIC_PAGE_CACHE_CONTROL = `public, max-age=0, s-maxage=${PUBLIC_PAGE_S_MAXAGE}, stale-while-revalidate=${PUBLIC_PAGE_STALE_WHILE_REVALIDATE}`;
 export const SNAPSHOT_CACHE_CONTROL = "public, max-age=31536000, immutable";
 
+/**
+ * The list page's <meta> that says how many pages the list has (app/public/[treeId]/list), read by
+ * the server in front of Next to send a page past the last to the last without rendering it.
+ */
+export const LIST_PAGES_META = "heirloom-list-pages";
+
 /** The header that marks the production server's own render of a page, so that it reaches Next. */
 export const RENDER_HEADER = "x-heirloom-render";
 

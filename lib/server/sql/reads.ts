@@ -143,8 +143,20 @@ export const PUBLISHED_SNAPSHOT_SQL = `
   WHERE p."treeId" = $1
     AND floor(extract(epoch FROM p."publishedAt") * 1000)::bigint = $2::bigint`;
 
-/** $1 treeId → when the current publication was made, in epoch milliseconds; no row if none. */
+/**
+ * $1 treeId → when the current publication was made, in epoch milliseconds (as text), and its view
+ * count; no row if none. One primary-key lookup.
+ */
 export const PUBLISHED_VERSION_SQL = `
-  SELECT floor(extract(epoch FROM p."publishedAt") * 1000)::bigint::text AS "publishedAt"
+  SELECT floor(extract(epoch FROM p."publishedAt") * 1000)::bigint::text AS "publishedAt",
+    p."viewCount"
   FROM "PublishedTree" p
   WHERE p."treeId" = $1`;
+
+/**
+ * GET /api/published/{id}'s answer is PUBLISHED_SNAPSHOT_SQL's text without its closing brace,
+ * then this and the brace: json_build_object writes `"key" : value` pairs joined by ", ", so the
+ * bytes are PUBLISHED_JSON_SQL's own (tests/api/fast-reads.test.ts compares them). The server in
+ * front keeps the publication's text compressed once and adds the count to each answer.
+ */
+export const publishedJsonTail = (viewCount: number) => `, "viewCount" : ${viewCount}}`;

@@ -1,0 +1,488 @@
+// The fast read path (lib/server/front/fast-reads.ts) must answer exactly what the route handlers
+// answer, and must hand every other request to Next untouched. Here it runs on node:http in front
+// of a stand-in for Next that answers 599, beside the route handlers, on the engine the caller's
+// data-access seam names (ADR 023): tests/api/fast-reads.test.ts runs it on PostgreSQL,
+// tests/pglite/fast-reads.test.ts on the embedded default.
+import { randomUUID } from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { gunzipSync } from "node:zlib";
+import pino from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getEnv } from "@/lib/env";
+import { IMAGE_SIZES } from "@/lib/schemas/upload";
+import { db } from "@/lib/server/db";
+import {
+  createFastReads,
+  type FastReadsOptions,
+  matchFastRead,
+} from "@/lib/server/front/fast-reads";
+import type { FrontDb } from "@/lib/server/front/front-db";
+import { createPublicPages } from "@/lib/server/front/public-pages";
+import { ViewCounter } from "@/lib/server/published/view-counter";
+import { getStorage } from "@/lib/server/storage";
+import { variantKey } from "@/lib/server/uploads/delete-upload-files";
+import { api, call } from "./api";
+import { type TestUser, buildLegacy, createTree, createUser, insertPeople } from "./factories";
+import { makePng } from "./upload-fixtures";
+
+/** The fast reads on one engine: `makeDb` answers its data-access seam (front-db.ts). */
+export function describeFastReads(makeDb: () => FrontDb) {
+  let frontDb: FrontDb;
+
+  const HANDED_TO_NEXT = 599;
+
+  interface Raw {
+    status: number;
+    headers: http.IncomingHttpHeaders;
+    body: Buffer;
+  }
+
+  type Get = (path: string, headers?: Record<string, string>, method?: string) => Promise<Raw>;
+
+  /**
+   * The server in front of Next as the production server composes it: the public reads (GET
+   * /api/published/{id} is one, from the publication's kept JSON), then the fast reads.
+   */
+  function startFastServer(options: Partial<FastReadsOptions> = {}) {
+    frontDb ??= makeDb();
+    const db = options.db ?? frontDb;
+    const fastReads = createFastReads({
+      db,
+      jwtSecret: getEnv().JWT_SECRET,
+      uploadsDir: getEnv().UPLOADS_DIR,
+      logger: pino({ level: "silent" }),
+      ...options,
+    });
+    const publicReads = createPublicPages({
+      db,
+      render: () => Promise.resolve({ status: HANDED_TO_NEXT, headers: {}, body: Buffer.alloc(0) }),
+      renderSecret: "unused",
+      views: new ViewCounter(() => Promise.resolve()),
+      logger: pino({ level: "silent" }),
+    });
+    const fast = async (req: http.IncomingMessage, res: http.ServerResponse) =>
+      (await publicReads(req, res)) || (await fastReads(req, res));
+    const server = http.createServer((req, res) => {
+      void fast(req, res).then((answered) => {
+        if (answered) return;
+        // What Next would get: the request as it came, body unread.
+        let unread = 0;
+        req.on("data", (chunk: Buffer) => (unread += chunk.length));
+        req.on("end", () => {
+          res.writeHead(HANDED_TO_NEXT, { "x-unread-bytes": String(unread) });
+          res.end();
+        });
+      });
+    });
+    return new Promise<{ server: http.Server; get: Get }>((resolve) =>
+      server.listen(0, "127.0.0.1", () => {
+        const { port } = server.address() as AddressInfo;
+        resolve({ server, get: (p, h, m) => rawGet(port, p, h, m) });
+      }),
+    );
+  }
+
+  function rawGet(
+    port: number,
+    path: string,
+    headers: Record<string, string> = {},
+    method = "GET",
+  ): Promise<Raw> {
+    return new Promise((resolve, reject) => {
+      const req = http.request({ host: "127.0.0.1", port, path, method, headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: Buffer.concat(chunks),
+          }),
+        );
+      });
+      req.on("error", reject);
+      req.end();
+    });
+  }
+
+  const TRANSPORT = new Set(["date", "connection", "keep-alive", "content-length", "x-request-id"]);
+
+  /** Same status, bytes and headers as the route handler (transport headers aside). */
+  async function expectSameAsRouteHandler(fast: Raw, path: string, token?: string) {
+    const handler = await api.get(path, { token });
+    expect(handler.status).toBe(200);
+    expect(fast.status).toBe(200);
+    expect(fast.body.equals(handler.bytes)).toBe(true);
+    const fromHandler = Object.fromEntries(
+      [...handler.headers].filter(([name]) => !TRANSPORT.has(name) && name !== "vary"),
+    );
+    const fromFast = Object.fromEntries(
+      Object.entries(fast.headers).filter(([name]) => !TRANSPORT.has(name) && name !== "vary"),
+    );
+    expect(fromFast).toEqual(fromHandler);
+    expect(fast.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(Number(fast.headers["content-length"])).toBe(fast.body.length);
+  }
+
+  let owner: TestUser;
+  let stranger: TestUser;
+  let treeId: string;
+  let avatar: string;
+  let fastServer: Awaited<ReturnType<typeof startFastServer>>;
+
+  beforeAll(async () => {
+    [owner, stranger] = await Promise.all([createUser(), createUser()]);
+    treeId = (await createTree(owner.token, { title: "Fast Legacy" }))._id;
+    const peopleIds = await insertPeople(treeId, 40);
+    const saved = await api.patch(
+      `/api/trees/${treeId}`,
+      { data: buildLegacy(peopleIds, { nodes: 30 }) },
+      { token: owner.token },
+    );
+    expect(saved.status).toBe(200);
+    expect(
+      (await api.put(`/api/published/${treeId}`, undefined, { token: owner.token })).status,
+    ).toBe(200);
+    avatar = `avatar/${randomUUID()}.png`;
+    await getStorage().put(avatar, await makePng(300, 300), "image/png");
+    fastServer = await startFastServer();
+  });
+
+  afterAll(async () => {
+    fastServer.server.close();
+    const storage = getStorage();
+    await storage.delete(avatar);
+    for (const size of IMAGE_SIZES) await storage.delete(variantKey(size, avatar));
+    await db.user.deleteMany({ where: { id: { in: [owner.username, stranger.username] } } });
+  });
+
+  describe("the fast read path answers as the route handler does", () => {
+    it("GET /api/trees/{id}, with the ETag", async () => {
+      const path = `/api/trees/${treeId}`;
+      const fast = await fastServer.get(path, { authorization: `Bearer ${owner.token}` });
+      await expectSameAsRouteHandler(fast, path, owner.token);
+      expect(fast.headers.etag).toMatch(/^"\d+-\d+"$/);
+    });
+
+    it("GET /api/people?tree=", async () => {
+      const path = `/api/people?tree=${treeId}`;
+      const fast = await fastServer.get(path, { authorization: `Bearer ${owner.token}` });
+      await expectSameAsRouteHandler(fast, path, owner.token);
+      expect(JSON.parse(fast.body.toString())).toHaveLength(40);
+    });
+
+    it("GET /api/published/{id}, for anyone", async () => {
+      const path = `/api/published/${treeId}`;
+      await expectSameAsRouteHandler(await fastServer.get(path), path);
+    });
+
+    it("GET /api/upload/200x200/{avatar} once the variant is made", async () => {
+      const path = `/api/upload/200x200/${avatar}`;
+      // The first request makes the variant: only Next does that.
+      expect((await fastServer.get(path)).status).toBe(HANDED_TO_NEXT);
+      const made = await api.get(path);
+      expect(made.status).toBe(200);
+      await expectSameAsRouteHandler(await fastServer.get(path), path);
+    });
+
+    it("GET /api/upload/200x200/{avatar} in the format the Accept header picks (ADR 015)", async () => {
+      const path = `/api/upload/200x200/${avatar}`;
+      const accept = "image/avif,image/webp,*/*";
+      expect((await fastServer.get(path, { accept })).status).toBe(HANDED_TO_NEXT);
+      const made = await call("GET", path, { headers: { accept } });
+      expect(made.headers.get("content-type")).toBe("image/avif");
+      const fast = await fastServer.get(path, { accept });
+      expect(fast.status).toBe(200);
+      expect(fast.headers["content-type"]).toBe("image/avif");
+      expect(fast.headers.vary).toBe("Accept");
+      expect(fast.body.equals(made.bytes)).toBe(true);
+      // A browser without AVIF or WebP still gets the PNG, never the AVIF.
+      expect(
+        (await fastServer.get(path, { accept: "image/png,*/*" })).headers["content-type"],
+      ).toBe("image/png");
+      await getStorage().delete(variantKey("200x200", avatar, "avif"));
+    });
+
+    it("keeps the API security headers, HSTS only over https", async () => {
+      const path = `/api/published/${treeId}`;
+      const plain = await fastServer.get(path);
+      expect(plain.headers["content-security-policy"]).toBe(
+        "default-src 'none'; frame-ancestors 'none'",
+      );
+      expect(plain.headers["x-frame-options"]).toBe("DENY");
+      expect(plain.headers["strict-transport-security"]).toBeUndefined();
+      const https = await fastServer.get(path, { "x-forwarded-proto": "https" });
+      expect(https.headers["strict-transport-security"]).toContain("max-age=");
+    });
+
+    it("echoes the caller's request id", async () => {
+      const fast = await fastServer.get(`/api/published/${treeId}`, { "x-request-id": "trace-42" });
+      expect(fast.headers["x-request-id"]).toBe("trace-42");
+    });
+
+    it("gzips a large answer when the client accepts it", async () => {
+      const path = `/api/trees/${treeId}`;
+      const auth = { authorization: `Bearer ${owner.token}` };
+      const plain = await fastServer.get(path, auth);
+      const zipped = await fastServer.get(path, { ...auth, "accept-encoding": "gzip, br" });
+      expect(plain.headers["content-encoding"]).toBeUndefined();
+      expect(zipped.headers["content-encoding"]).toBe("gzip");
+      expect(zipped.headers.vary).toBe("Accept-Encoding");
+      expect(zipped.body.length).toBeLessThan(plain.body.length / 2);
+      expect(gunzipSync(zipped.body).equals(plain.body)).toBe(true);
+    });
+
+    it("reads the generated secret from the database when JWT_SECRET is unset", async () => {
+      const key = "jwt_secret";
+      const before = await db.setting.findUnique({ where: { key } });
+      const { server, get } = await startFastServer({ jwtSecret: undefined });
+      try {
+        const path = `/api/trees/${treeId}`;
+        const auth = { authorization: `Bearer ${owner.token}` };
+        if (!before) expect((await get(path, auth)).status).toBe(HANDED_TO_NEXT);
+        // The tokens here are signed with JWT_SECRET (or, without it, the generated secret already
+        // stored): store it as the generated secret.
+        const secret = getEnv().JWT_SECRET ?? before!.value;
+        await db.setting.upsert({
+          where: { key },
+          create: { key, value: secret },
+          update: { value: secret },
+        });
+        const { server: second, get: getSecond } = await startFastServer({ jwtSecret: undefined });
+        try {
+          expect((await getSecond(path, auth)).status).toBe(200);
+        } finally {
+          second.close();
+        }
+      } finally {
+        server.close();
+        if (before) await db.setting.update({ where: { key }, data: { value: before.value } });
+        else await db.setting.delete({ where: { key } });
+      }
+    });
+  });
+
+  describe("the fast read path hands to Next", () => {
+    const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+    it.each<[string, () => [string, Record<string, string>?, string?]]>([
+      ["no token", () => [`/api/trees/${treeId}`]],
+      ["a forged token", () => [`/api/trees/${treeId}`, bearer(`${owner.token.slice(0, -2)}xx`)]],
+      ["a token that is not a JWT", () => [`/api/trees/${treeId}`, bearer("plumbob")]],
+      ["someone else's tree", () => [`/api/trees/${treeId}`, bearer(stranger.token)]],
+      ["someone else's people", () => [`/api/people?tree=${treeId}`, bearer(stranger.token)]],
+      ["a missing tree", () => [`/api/trees/${randomUUID()}`, bearer(owner.token)]],
+      ["a tree that is not published", () => [`/api/published/${randomUUID()}`]],
+      ["an id too long to be one", () => [`/api/trees/${"a".repeat(65)}`, bearer(owner.token)]],
+      ["a percent-encoded id", () => [`/api/trees/%41${treeId}`, bearer(owner.token)]],
+      ["a trailing slash", () => [`/api/trees/${treeId}/`, bearer(owner.token)]],
+      ["a people query with more", () => [`/api/people?tree=${treeId}&x=1`, bearer(owner.token)]],
+      ["a people query without a tree", () => ["/api/people", bearer(owner.token)]],
+      ["a size that is not served", () => [`/api/upload/300x300/${avatar}`]],
+      ["an original", () => [`/api/upload/orig/${avatar}`]],
+      ["a variant not made yet", () => [`/api/upload/600x320/${avatar}`]],
+      ["a path that climbs", () => [`/api/upload/200x200/avatar/../../x.png`]],
+      ["HEAD", () => [`/api/trees/${treeId}`, bearer(owner.token), "HEAD"]],
+      ["another route", () => ["/api/version"]],
+    ])("for %s", async (_name, request) => {
+      const [path, headers, method] = request();
+      const answer = await fastServer.get(path, headers, method);
+      expect(answer.status).toBe(HANDED_TO_NEXT);
+    });
+
+    it("for a token whose session was revoked (password changed elsewhere)", async () => {
+      const user = await createUser();
+      const tree = await createTree(user.token);
+      const path = `/api/trees/${tree._id}`;
+      expect((await fastServer.get(path, bearer(user.token))).status).toBe(200);
+      await db.session.deleteMany({ where: { userId: user.username } });
+      expect((await fastServer.get(path, bearer(user.token))).status).toBe(HANDED_TO_NEXT);
+      await db.user.delete({ where: { id: user.username } });
+    });
+
+    it("for a deleted tree", async () => {
+      const user = await createUser();
+      const tree = await createTree(user.token);
+      const path = `/api/trees/${tree._id}`;
+      expect((await fastServer.get(path, bearer(user.token))).status).toBe(200);
+      expect((await api.delete(path, undefined, { token: user.token })).status).toBe(200);
+      expect((await fastServer.get(path, bearer(user.token))).status).toBe(HANDED_TO_NEXT);
+      await db.user.delete({ where: { id: user.username } });
+    });
+
+    it("when the database fails, leaving the request for Next", async () => {
+      const broken: FrontDb = {
+        engine: "postgresql",
+        query: () =>
+          Promise.reject(Object.assign(new Error("terminating connection"), { code: "57P01" })),
+      };
+      const { server, get } = await startFastServer({ db: broken });
+      try {
+        expect((await get(`/api/published/${treeId}`)).status).toBe(HANDED_TO_NEXT);
+      } finally {
+        server.close();
+      }
+    });
+  });
+
+  describe("matchFastRead", () => {
+    it("takes GETs of the four hot routes only", () => {
+      expect(matchFastRead("GET", "/api/trees/abc")).toEqual({ kind: "tree", treeId: "abc" });
+      expect(matchFastRead("GET", "/api/trees/abc?x=1")).toEqual({ kind: "tree", treeId: "abc" });
+      expect(matchFastRead("GET", "/api/people?tree=abc")).toEqual({
+        kind: "people",
+        treeId: "abc",
+      });
+      // The public reads (public-pages.ts) answer it, from the publication's kept JSON.
+      expect(matchFastRead("GET", "/api/published/abc")).toBeNull();
+      expect(matchFastRead("GET", "/api/upload/100x100/cover/x.jpeg")).toEqual({
+        kind: "image",
+        size: "100x100",
+        name: "cover/x.jpeg",
+      });
+      expect(matchFastRead("PATCH", "/api/trees/abc")).toBeNull();
+      expect(matchFastRead("GET", "/api/trees/abc/export")).toBeNull();
+      expect(matchFastRead("GET", "/api/published/abc/og")).toBeNull();
+      expect(matchFastRead("GET", "/trees/abc")).toBeNull();
+    });
+  });
+
+  describe("the cached tree and people bodies", () => {
+    const gzipped = (token: string) => ({
+      authorization: `Bearer ${token}`,
+      "accept-encoding": "gzip",
+    });
+    let user: TestUser;
+    let tree: string;
+    let person: string;
+    let cached: Awaited<ReturnType<typeof startFastServer>>;
+    /** The names of the statements the cached server's pool ran, in order. */
+    const statements: string[] = [];
+
+    beforeAll(async () => {
+      user = await createUser();
+      tree = (await createTree(user.token, { title: "Cached Legacy" }))._id;
+      const ids = await insertPeople(tree, 30);
+      person = ids[0]!;
+      const saved = await api.patch(
+        `/api/trees/${tree}`,
+        { data: buildLegacy(ids, { nodes: 20 }) },
+        { token: user.token },
+      );
+      expect(saved.status).toBe(200);
+      const real = makeDb();
+      const recording: FrontDb = {
+        engine: real.engine,
+        query: (name, text, values) => {
+          // The generated secret (without JWT_SECRET) is read once per process, not per request.
+          if (name !== "jwt_secret") statements.push(`heirloom_${name}`);
+          return real.query(name, text, values);
+        },
+      };
+      cached = await startFastServer({ db: recording });
+    });
+
+    afterAll(async () => {
+      cached.server.close();
+      await db.user.delete({ where: { id: user.username } });
+    });
+
+    /** A gzipped fast read, checked byte for byte (once unzipped) against the route handler. */
+    async function read(path: string) {
+      statements.length = 0;
+      const fast = await cached.get(path, gzipped(user.token));
+      expect(fast.status).toBe(200);
+      expect(fast.headers["content-encoding"]).toBe("gzip");
+      const handler = await api.get(path, { token: user.token });
+      expect(gunzipSync(fast.body).equals(handler.bytes)).toBe(true);
+      expect(fast.headers.etag).toBe(handler.headers.get("etag") ?? undefined);
+      return { fast, statements: [...statements] };
+    }
+
+    it("answers a repeat read from the cache, after one small query", async () => {
+      for (const path of [`/api/trees/${tree}`, `/api/people?tree=${tree}`]) {
+        const first = await read(path);
+        expect(first.statements).toHaveLength(2);
+        const again = await read(path);
+        expect(again.statements).toEqual(["heirloom_tree_generations"]);
+        expect(again.fast.body.equals(first.fast.body)).toBe(true);
+      }
+    });
+
+    it("answers fresh after every kind of write", async () => {
+      const treePath = `/api/trees/${tree}`;
+      const peoplePath = `/api/people?tree=${tree}`;
+      const writes: [string, () => Promise<{ status: number }>, string][] = [
+        [
+          "a structure save",
+          () =>
+            api.patch(
+              treePath,
+              { data: buildLegacy([person], { nodes: 3 }) },
+              { token: user.token },
+            ),
+          treePath,
+        ],
+        [
+          "a title change",
+          () => api.patch(treePath, { title: "Renamed Legacy" }, { token: user.token }),
+          treePath,
+        ],
+        [
+          "a new person",
+          () => api.post("/api/people", { tree, firstName: "Newly" }, { token: user.token }),
+          peoplePath,
+        ],
+        [
+          "a person's edit",
+          () => api.put(`/api/people/${person}`, { firstName: "Edited" }, { token: user.token }),
+          peoplePath,
+        ],
+        [
+          // the tree's answer gives each reference its person's names (issue 13)
+          "a person's rename, for the tree's answer",
+          () => api.put(`/api/people/${person}`, { firstName: "Renamed" }, { token: user.token }),
+          treePath,
+        ],
+        [
+          "a person's deletion",
+          () => api.delete(`/api/people/${person}`, undefined, { token: user.token }),
+          peoplePath,
+        ],
+      ];
+      for (const [what, write, path] of writes) {
+        const before = await read(path);
+        await read(path);
+        const written = await write();
+        expect(written.status, what).toBeLessThan(300);
+        const after = await read(path);
+        expect(after.statements, what).toHaveLength(2);
+        expect(after.fast.body.equals(before.fast.body), what).toBe(false);
+      }
+    });
+
+    it("still checks the owner and the session on every read", async () => {
+      const path = `/api/people?tree=${tree}`;
+      await read(path);
+      await read(path);
+      expect((await cached.get(path, gzipped(stranger.token))).status).toBe(HANDED_TO_NEXT);
+      await db.session.deleteMany({ where: { userId: user.username } });
+      expect((await cached.get(path, gzipped(user.token))).status).toBe(HANDED_TO_NEXT);
+    });
+
+    it("hands a deleted tree to Next, cached or not", async () => {
+      const other = await createUser();
+      const otherTree = (await createTree(other.token))._id;
+      await insertPeople(otherTree, 30);
+      const path = `/api/people?tree=${otherTree}`;
+      expect((await cached.get(path, gzipped(other.token))).status).toBe(200);
+      expect((await cached.get(path, gzipped(other.token))).status).toBe(200);
+      expect(
+        (await api.delete(`/api/trees/${otherTree}`, undefined, { token: other.token })).status,
+      ).toBe(200);
+      expect((await cached.get(path, gzipped(other.token))).status).toBe(HANDED_TO_NEXT);
+      await db.user.delete({ where: { id: other.username } });
+    });
+  });
+}
