@@ -1,10 +1,15 @@
 "use client";
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
-import { api } from "@/lib/client/api";
+import { ApiRequestError, api } from "@/lib/client/api";
 import { useSession } from "@/lib/client/session";
 import { notify } from "@/lib/client/toast";
-import { deleteAccountBody, updateEmailBody, updatePasswordBody } from "@/lib/schemas/account";
+import {
+  EMAIL_CHANGE_NEEDS_PASSWORD,
+  deleteAccountBody,
+  updateEmailBody,
+  updatePasswordBody,
+} from "@/lib/schemas/account";
 import type { TreeSummary } from "@/lib/schemas/tree";
 import { TextLink } from "@/components/ui/button";
 import { PageHeader, Panel } from "@/components/ui/card";
@@ -31,16 +36,36 @@ type Load = { state: "loading" } | { state: "failed" } | { state: "ready"; user:
 // Each form's problems, its own checks and the server's, show beside their fields (Form).
 
 function UpdateEmail({ email, onUpdated }: { email: string; onUpdated: (email: string) => void }) {
+  // Within 10 minutes of signing in the address alone will do; after that the server asks for
+  // the current password (issue 22.5), and the field appears.
+  const [needsPassword, setNeedsPassword] = useState(false);
+
   async function onSubmit(values: FormData, form: HTMLFormElement) {
-    const body = validOrThrow(checkForm(updateEmailBody, { email: formText(values, "email") }));
-    await api("/api/user/email", {
-      method: "PUT",
-      body,
-      fallback: ACCOUNT_MESSAGES.emailFailed,
-      inline: true,
-      // The form's one field: a refusal of the address is about it.
-      fieldOf: (_detail, status) => (status === 400 || status === 409 ? "email" : null),
-    });
+    const body = validOrThrow(
+      checkForm(updateEmailBody, {
+        email: formText(values, "email"),
+        ...(needsPassword ? { password: formText(values, "password") } : {}),
+      }),
+    );
+    try {
+      await api("/api/user/email", {
+        method: "PUT",
+        body,
+        fallback: ACCOUNT_MESSAGES.emailFailed,
+        inline: true,
+        fieldOf: (detail, status) =>
+          detail === EMAIL_CHANGE_NEEDS_PASSWORD || detail === ACCOUNT_MESSAGES.wrongPassword
+            ? "password"
+            : status === 400 || status === 409
+              ? "email"
+              : null,
+      });
+    } catch (error) {
+      if (error instanceof ApiRequestError && error.detail === EMAIL_CHANGE_NEEDS_PASSWORD) {
+        setNeedsPassword(true);
+      }
+      throw error;
+    }
     notify.success(ACCOUNT_MESSAGES.emailUpdated);
     onUpdated(body.email);
     form.reset();
@@ -52,12 +77,22 @@ function UpdateEmail({ email, onUpdated }: { email: string; onUpdated: (email: s
       description={
         <>
           Your email address is <strong className="text-plum-900">{email}</strong>. We use it only
-          to send you password reset links and forgotten usernames.
+          to send you password reset links and forgotten usernames. When it changes, this address
+          is told, with a link to undo the change.
         </>
       }
     >
       <Form onSubmit={onSubmit}>
         <TextField label="New email" name="email" type="email" autoComplete="email" />
+        {needsPassword && (
+          <TextField
+            label="Current password"
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            hint="Needed when you signed in more than 10 minutes ago."
+          />
+        )}
         <FormActions>
           <SubmitButton>Update Email</SubmitButton>
         </FormActions>

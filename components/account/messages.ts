@@ -5,6 +5,7 @@ export const ACCOUNT_MESSAGES = {
   usernameTaken: "That username is taken",
   badLogin: "Incorrect username or password",
   wrongCurrentPassword: "Your current password is incorrect",
+  wrongPassword: "Your password is incorrect",
   accountCreated: "Account created!",
   welcomeBack: (name: string) => `Welcome back ${name}!`,
   treesFailed: "Oops, we failed fetch your trees. Refresh the page to try again.",

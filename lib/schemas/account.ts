@@ -70,6 +70,10 @@ export const resetPasswordBody = z.object({
     .max(256),
 });
 
+/** The 400 of an email change without the password from a session older than 10 minutes. */
+export const EMAIL_CHANGE_NEEDS_PASSWORD =
+  "Please enter your current password to change your email address";
+
 /**
  * The current password is optional: without it the change needs a session signed in within the
  * last 10 minutes (issue 22.5; the original client's form has no password field). An empty one

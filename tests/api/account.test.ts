@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { getEnv, resetEnvForTests } from "@/lib/env";
+import { argon2Waiting } from "@/lib/server/auth/password";
 import { holdMailSenderForTests, settleMailForTests } from "@/lib/server/account/mail-jobs";
 import { EMAIL_CHANGE_NEEDS_PASSWORD, RECENT_SIGN_IN_MS } from "@/lib/server/account/update-email";
 import { db } from "@/lib/server/db";
@@ -226,6 +227,40 @@ describe("sign up and sign in", () => {
     const response = await api.post("/api/account/signin", body());
     expect(response.status).toBe(400);
     expect(response.body).toEqual({ errors: [{ detail: "Incorrect username or password" }] });
+  });
+});
+
+describe("argon2's queue (issue 22.6)", () => {
+  it("lets a player's sign-in pass a burst of sign-ups waiting for their hashes", async () => {
+    const account = await signUp();
+    const finished: string[] = [];
+    const signups = Array.from({ length: 8 }, async (_, i) => {
+      const response = await api.post("/api/account/signup", {
+        username: uniqueName("burst"),
+        email: uniqueEmail(),
+        password: PASSWORD,
+      });
+      expect(response.status).toBe(200);
+      finished.push(`sign-up ${i}`);
+    });
+    // The sign-in arrives once most of the burst waits for argon2 (FIFO would put it last).
+    const deadline = Date.now() + 20_000;
+    while (argon2Waiting("sign-up") < 5 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    expect(argon2Waiting("sign-up")).toBeGreaterThanOrEqual(5);
+    const waitingAhead = argon2Waiting("sign-up");
+    const signin = api
+      .post("/api/account/signin", { username: account.username, password: PASSWORD })
+      .then((response) => {
+        expect(response.status).toBe(200);
+        finished.push("sign-in");
+      });
+    await Promise.all([...signups, signin]);
+    // Only the hashes already running may finish first; every one that waited comes after.
+    const before = finished.indexOf("sign-in");
+    expect(before).toBeLessThan(8 - waitingAhead + 2);
+    expect(finished.slice(before + 1).length).toBeGreaterThanOrEqual(waitingAhead - 1);
   });
 });
 

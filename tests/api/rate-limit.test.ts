@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { resetEnvForTests } from "@/lib/env";
 import { db } from "@/lib/server/db";
 import {
   FORGOT_PASSWORD_PER_IP,
@@ -11,8 +12,11 @@ import {
   SIGNIN_PER_IP,
   SIGNIN_PER_USERNAME,
   SIGNIN_PER_USERNAME_AND_IP,
+  TREES_PER_ACCOUNT,
+  UPLOAD_URLS_PER_ACCOUNT,
   deleteExpiredRateLimits,
   hitRateLimit,
+  signupRules,
 } from "@/lib/server/rate-limit";
 import { type ApiResponse, api } from "../helpers/api";
 
@@ -207,6 +211,84 @@ describe("forgot endpoint rate limits", () => {
     expect(answers.map((a) => a.status)).toEqual(Array(rule.limit).fill(200));
     expect(answers.every((a) => (a.body as { message: string }).message === ok)).toBe(true);
     expectLimited(await api.post(path, body(value), { headers: sameHeaders }), rule, "60 minutes");
+  });
+});
+
+describe("account limits (issue 22.6)", () => {
+  const signupBody = () => {
+    const username = uniqueName();
+    return { username, email: `${username}@example.com`, password: PASSWORD };
+  };
+
+  it("refuses a 6th sign-up from one address within the hour, before any hashing", async () => {
+    const [hourly] = signupRules();
+    expect(hourly!.limit).toBe(5);
+    const address = fixedIp();
+    const statuses = [];
+    for (let i = 0; i < hourly!.limit; i++) {
+      statuses.push(
+        (await api.post("/api/account/signup", signupBody(), { headers: address })).status,
+      );
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200]);
+    const refused = signupBody();
+    const response = await api.post("/api/account/signup", refused, { headers: address });
+    expectLimited(response, hourly!, "60 minutes");
+    expect(await db.user.count({ where: { id: refused.username } })).toBe(0);
+    // Another address is not held to it.
+    expect((await api.post("/api/account/signup", signupBody())).status).toBe(200);
+  });
+
+  it("refuses sign-ups past the daily limit too", async () => {
+    vi.stubEnv("SIGNUPS_PER_ADDRESS_HOUR", "100");
+    vi.stubEnv("SIGNUPS_PER_ADDRESS_DAY", "3");
+    resetEnvForTests();
+    try {
+      const [, daily] = signupRules();
+      expect(daily!.limit).toBe(3);
+      const address = fixedIp();
+      for (let i = 0; i < 3; i++) {
+        expect(
+          (await api.post("/api/account/signup", signupBody(), { headers: address })).status,
+        ).toBe(200);
+      }
+      expectLimited(
+        await api.post("/api/account/signup", signupBody(), { headers: address }),
+        daily!,
+        "24 hours",
+      );
+    } finally {
+      vi.unstubAllEnvs();
+      resetEnvForTests();
+    }
+  });
+
+  it.each([
+    {
+      name: "tree creation",
+      rule: TREES_PER_ACCOUNT,
+      call: (token: string) => api.post("/api/trees", { title: "One more" }, { token }),
+    },
+    {
+      name: "upload URL reservation",
+      rule: UPLOAD_URLS_PER_ACCOUNT,
+      call: (token: string) => api.get("/api/upload/url?type=image/png&dir=avatar", { token }),
+    },
+  ])("limits $name per account", async ({ rule, call }) => {
+    const account = await signUp();
+    const other = await signUp();
+    // All but the last of the hour's allowance used up (the counter is what the route counts).
+    for (let i = 0; i < rule.limit - 1; i++) await hitRateLimit(rule, account.username);
+    expect((await call(account.token)).status).toBe(200);
+    const rows = () =>
+      Promise.all([
+        db.tree.count({ where: { ownerId: account.username } }),
+        db.upload.count({ where: { ownerId: account.username } }),
+      ]);
+    const before = await rows();
+    expectLimited(await call(account.token), rule, "60 minutes");
+    expect(await rows()).toEqual(before);
+    expect((await call(other.token)).status).toBe(200);
   });
 });
 

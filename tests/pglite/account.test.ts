@@ -4,6 +4,9 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { getEnv } from "@/lib/env";
+import { holdMailSenderForTests, settleMailForTests } from "@/lib/server/account/mail-jobs";
+import { EMAIL_CHANGE_NEEDS_PASSWORD, RECENT_SIGN_IN_MS } from "@/lib/server/account/update-email";
+import { db } from "@/lib/server/db";
 import { api, detailOf } from "../helpers/api";
 import { type ReceivedMail, findLink, parseMail } from "../helpers/mail";
 
@@ -54,6 +57,7 @@ describe("accounts on embedded PGlite", () => {
     expect(await outboxMailTo(email)).toHaveLength(0);
     const forgot = await api.post("/api/account/forgotpassword", { username });
     expect(forgot.status).toBe(200);
+    await settleMailForTests();
     const mails = await outboxMailTo(email);
     expect(mails).toHaveLength(1);
     expect(mails[0]!.subject).toBe("Reset your Heirloom password");
@@ -94,9 +98,61 @@ describe("accounts on embedded PGlite", () => {
     }
     const response = await api.post("/api/account/forgotusername", { email });
     expect(response.status).toBe(200);
+    await settleMailForTests();
     const mails = await outboxMailTo(email);
     expect(mails).toHaveLength(1);
     expect(mails[0]!.text).toContain("pg_first");
     expect(mails[0]!.text).toContain("pg_second");
+  });
+
+  it("answers forgot-password before the mail is made, the same for an unknown name (22.7)", async () => {
+    const username = "pg_timing";
+    const email = "pg.timing@example.com";
+    const signup = await api.post("/api/account/signup", { username, email, password: PASSWORD });
+    expect(signup.status).toBe(200);
+    await holdMailSenderForTests(true);
+    try {
+      const known = await api.post("/api/account/forgotpassword", { username });
+      const unknown = await api.post("/api/account/forgotpassword", { username: "pg_nobody" });
+      expect([known.status, unknown.status]).toEqual([200, 200]);
+      expect(known.body).toEqual(unknown.body);
+      expect(await db.passwordResetToken.count({ where: { userId: username } })).toBe(0);
+      expect(await outboxMailTo(email)).toHaveLength(0);
+    } finally {
+      await holdMailSenderForTests(false);
+    }
+    await settleMailForTests();
+    expect(await outboxMailTo(email)).toHaveLength(1);
+  });
+
+  it("changes the email with the password or a fresh sign-in only, and the old address can undo it (22.5)", async () => {
+    const username = "pg_mover";
+    const email = "pg.mover@example.com";
+    const signup = await api.post("/api/account/signup", { username, email, password: PASSWORD });
+    const { token } = signup.body as { token: string };
+    await db.session.updateMany({
+      where: { userId: username },
+      data: { createdAt: new Date(Date.now() - RECENT_SIGN_IN_MS - 60_000) },
+    });
+    const tokenAlone = await api.put("/api/user/email", { email: "thief@example.com" }, { token });
+    expect(tokenAlone.status).toBe(400);
+    expect(detailOf(tokenAlone)).toBe(EMAIL_CHANGE_NEEDS_PASSWORD);
+    const moved = await api.put(
+      "/api/user/email",
+      { email: "thief@example.com", password: PASSWORD },
+      { token },
+    );
+    expect(moved.status).toBe(200);
+    await settleMailForTests();
+    const [notice] = await outboxMailTo(email);
+    expect(notice?.subject).toBe("The email address of your Heirloom account was changed");
+    const link = findLink(notice!.text, "/restore-email?");
+    const restored = await api.post("/api/account/restoreemail", {
+      username: link.searchParams.get("u"),
+      token: link.searchParams.get("t"),
+    });
+    expect(restored.status).toBe(200);
+    expect((await api.get("/api/user", { token })).status).toBe(403);
+    expect((await db.user.findUniqueOrThrow({ where: { id: username } })).email).toBe(email);
   });
 });

@@ -1,5 +1,5 @@
 import "server-only";
-import type { UpdateEmailBody } from "@/lib/schemas/account";
+import { EMAIL_CHANGE_NEEDS_PASSWORD, type UpdateEmailBody } from "@/lib/schemas/account";
 import type { AuthUser } from "@/lib/server/auth/find-session-user";
 import { db } from "@/lib/server/db";
 import { ApiError } from "@/lib/server/http/errors";
@@ -10,8 +10,7 @@ import { verifyCurrentPassword } from "./verify-current-password";
 /** A session this young may change the email without the password (the original client's form has none). */
 export const RECENT_SIGN_IN_MS = 10 * 60 * 1000;
 
-export const EMAIL_CHANGE_NEEDS_PASSWORD =
-  "Please enter your current password to change your email address";
+export { EMAIL_CHANGE_NEEDS_PASSWORD };
 
 /**
  * Changes the account's email address (already validated and lower-cased by the schema). A token
