@@ -36,6 +36,7 @@ async function tablesOf(query: (sql: string) => Promise<{ rows: { table_name: st
 }
 
 const EXPECTED_TABLES = [
+  "GalleryTerm",
   "PasswordResetToken",
   "Person",
   "PublishedTree",

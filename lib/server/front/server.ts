@@ -11,6 +11,7 @@ import { pgFrontDb, pgliteFrontDb, type FrontDb } from "./front-db";
 import { getPgPool } from "./pg-pool";
 import { getPglite, processPglite } from "./pglite";
 import { createPublicPages, RENDER_HEADER, type RenderedPage } from "./public-pages";
+import { createGalleryPages } from "../gallery/gallery-pages";
 import {
   existingViewCounter,
   processViewCounter,
@@ -101,6 +102,17 @@ export async function startServer(options: { dev?: boolean } = {}) {
         logger: processLogger(),
       })
     : null;
+  // The Gallery's pages from memory (ADR 028); renders through Next, so on both engines.
+  const galleryPages = options.dev
+    ? null
+    : createGalleryPages({
+        port: env.PORT,
+        clientAddress: (req) =>
+          (env.TRUST_PROXY
+            ? String(req.headers["x-forwarded-for"] ?? "").split(",")[0]?.trim()
+            : undefined) ||
+          (req.socket.remoteAddress ?? "unknown"),
+      });
   const toNext = (req: IncomingMessage, res: ServerResponse) => {
     const socketAddress = req.socket.remoteAddress ?? "unknown";
     if (!env.TRUST_PROXY || !req.headers["x-forwarded-for"]) {
@@ -117,6 +129,7 @@ export async function startServer(options: { dev?: boolean } = {}) {
     (await answerUnsupportedMethod(req, res, env.PORT)) ||
     ((await staticAssets?.(req, res)) ?? false) ||
     ((await publicPages?.(req, res)) ?? false) ||
+    ((await galleryPages?.(req, res)) ?? false) ||
     ((await fastReads?.(req, res)) ?? false);
   const server = createServer((req, res) => {
     // An answer given before the body was read (413, 503, 401 to a large upload): Node would go on

@@ -81,5 +81,8 @@ export function galleryChanged(): void {
   c.loading.clear();
 }
 
+/** Bumped by every galleryChanged(): a page kept under an older generation is stale. */
+export const galleryGeneration = (): number => cache().generation;
+
 /** Database reads made to fill the cache since the process started. */
 export const galleryCacheReads = (): number => cache().reads;
