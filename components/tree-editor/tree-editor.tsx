@@ -63,7 +63,7 @@ async function loadTree(treeId: string): Promise<{ tree: Tree; people: Person[] 
   const [tree, people] = await Promise.all([
     api<Tree>(`/api/trees/${id}`, { silent: true }).catch(fail(TREE_LOAD_ERROR)),
     api<CanvasPerson[]>(canvasPeopleUrl(id), { silent: true })
-      .then(fromCanvasPeople)
+      .then((rows) => fromCanvasPeople(rows, treeId))
       .catch(fail(EDITOR_ERROR)),
   ]);
   return { tree, people };

@@ -3,7 +3,7 @@ import type { Person } from "@/lib/schemas/person";
 import { api } from "./api";
 
 // The editor loads what it draws (ADR 032): its people come from GET /api/people?tree=&fields=canvas
-// (ids, names, avatars and links), and each person's bio, lists and custom rows come from
+// (ids, avatars, names and links), and each person's bio, lists and custom rows come from
 // GET /api/people/{id} when the details panel opens. The original client's GET /api/people?tree=
 // is unchanged.
 
@@ -24,11 +24,11 @@ const lean = new WeakSet<Person>();
  * The canvas answer as Person objects for the editor's components, with the fields it leaves out
  * empty. Only the details panel reads those fields, and it asks `needsDetails` first.
  */
-export function fromCanvasPeople(rows: readonly CanvasPerson[]): Person[] {
+export function fromCanvasPeople(rows: readonly CanvasPerson[], treeId: string): Person[] {
   return rows.map((row) => {
     const person: Person = {
       _id: row._id,
-      tree: row.tree,
+      tree: treeId,
       avatar: row.avatar,
       firstName: row.firstName,
       lastName: row.lastName,

@@ -6,6 +6,10 @@ import path from "node:path";
 const readText = (file: string) => fs.readFileSync(/* turbopackIgnore: true */ file, "utf8");
 const isFile = (file: string) => fs.statSync(/* turbopackIgnore: true */ file).isFile();
 const exists = (file: string) => fs.existsSync(/* turbopackIgnore: true */ file);
+// Joining run-time parts counts as file-system access too (Turbopack warned that path.join(dir, ref)
+// "causes the whole project to be traced").
+const join = (...parts: string[]) => path.join(/* turbopackIgnore: true */ ...parts);
+const resolve = (...parts: string[]) => path.resolve(/* turbopackIgnore: true */ ...parts);
 
 /**
  * The commit the running build was made from, read from the checkout's .git (HEAD, then the loose
@@ -14,22 +18,22 @@ const exists = (file: string) => fs.existsSync(/* turbopackIgnore: true */ file)
  */
 export function readGitCommit(root = process.cwd()): string | null {
   try {
-    let gitDir = path.join(root, ".git");
+    let gitDir = join(root, ".git");
     if (isFile(gitDir)) {
       // A worktree or submodule: .git is a file that points at the real directory.
       const pointer = /^gitdir:\s*(.+)$/m.exec(readText(gitDir))?.[1]?.trim();
       if (!pointer) return null;
-      gitDir = path.resolve(root, pointer);
+      gitDir = resolve(root, pointer);
     }
-    const head = readText(path.join(gitDir, "HEAD")).trim();
+    const head = readText(join(gitDir, "HEAD")).trim();
     const ref = /^ref:\s*(.+)$/.exec(head)?.[1];
     if (!ref) return /^[0-9a-f]{40,64}$/.test(head) ? head : null;
     const commonDir = readCommonDir(gitDir);
     for (const dir of [gitDir, commonDir]) {
-      const loose = path.join(dir, ref);
+      const loose = join(dir, ref);
       if (exists(loose)) return readText(loose).trim() || null;
     }
-    for (const line of readText(path.join(commonDir, "packed-refs")).split("\n")) {
+    for (const line of readText(join(commonDir, "packed-refs")).split("\n")) {
       const [sha, name] = line.trim().split(" ");
       if (name === ref && sha) return sha;
     }
@@ -41,7 +45,7 @@ export function readGitCommit(root = process.cwd()): string | null {
 
 function readCommonDir(gitDir: string): string {
   try {
-    return path.resolve(gitDir, readText(path.join(gitDir, "commondir")).trim());
+    return resolve(gitDir, readText(join(gitDir, "commondir")).trim());
   } catch {
     return gitDir;
   }

@@ -62,11 +62,10 @@ const PERSON_COLUMNS = `p."id" AS "_id", p."treeId" AS "tree", p."avatar", p."fi
           p."bio", p."traits", p."aspirations", p."lifeStates", p."custom", p."links"`;
 /**
  * What the editor's canvas draws of a person (GET /api/people?tree=&fields=canvas, ADR 032): the
- * same keys in the same order without the bio, the lists and the custom rows, which the details
- * panel fetches when it opens.
+ * same keys in the same order without the tree id (the editor knows it), the bio, the lists and
+ * the custom rows, which the details panel fetches when it opens.
  */
-const CANVAS_PERSON_COLUMNS = `p."id" AS "_id", p."treeId" AS "tree", p."avatar", p."firstName",
-          p."lastName", p."links"`;
+const CANVAS_PERSON_COLUMNS = `p."id" AS "_id", p."avatar", p."firstName", p."lastName", p."links"`;
 
 const peopleJson = (where: string, columns = PERSON_COLUMNS) => `
   SELECT '[' || COALESCE((

@@ -1,0 +1,85 @@
+// The editor loads what it draws (issue 23, ADR 032): its people come without bios, lists and
+// custom rows, and the details panel fetches the Sim's whole record when it opens. At 1440x900 and
+// 390x844.
+import { expect, test } from "@playwright/test";
+import { node, openEditor, putTreeData, ref, seedTree } from "./support/editor";
+import { loginInBrowser, signUpViaApi } from "./support/session";
+
+for (const viewport of [
+  { width: 1440, height: 900 },
+  { width: 390, height: 844 },
+]) {
+  test(`the details panel fetches the bio when it opens (${viewport.width}x${viewport.height})`, async ({
+    page,
+    request,
+  }) => {
+    await page.setViewportSize(viewport);
+    const user = await signUpViaApi(request, "lazy");
+    const seeded = await seedTree(request, user.token, "Lazy Legacy", {
+      ada: {
+        firstName: "Ada",
+        lastName: "Lazy",
+        bio: "<p>Keeps <strong>bees</strong> on the roof</p>",
+        traits: ["Creative"],
+        custom: [{ title: "Career", value: "Beekeeper" }],
+      },
+      kip: { firstName: "Kip", lastName: "Lazy", bio: "<p>Kip's own story</p>" },
+    });
+    const { ada, kip } = seeded.people;
+    await putTreeData(
+      request,
+      user.token,
+      seeded.tree._id,
+      node(ada, { children: [node(kip, { parents: [ref(ada)] })] }),
+    );
+
+    const peopleLoads: { url: string; body: string }[] = [];
+    const personReads: string[] = [];
+    page.on("response", (response) => {
+      const url = new URL(response.url());
+      if (url.pathname === "/api/people" && url.searchParams.has("tree")) {
+        void response.text().then((body) => peopleLoads.push({ url: url.search, body }));
+      }
+      if (url.pathname.startsWith("/api/people/")) personReads.push(url.pathname);
+    });
+
+    await loginInBrowser(page, user.token);
+    const canvas = await openEditor(page, seeded.tree);
+    await expect(canvas.getByRole("button", { name: "Kip Lazy", exact: true })).toBeVisible();
+    await expect.poll(() => peopleLoads.length).toBeGreaterThan(0);
+    // the editor's load: its own URL, and no bio, list or custom row in it
+    expect(peopleLoads.map((load) => load.url)).toEqual([`?tree=${seeded.tree._id}&fields=canvas`]);
+    for (const text of ["bees", "Kip's own story", "Creative", "Beekeeper", "bio"]) {
+      expect(peopleLoads[0]!.body).not.toContain(text);
+    }
+    expect(personReads).toEqual([]);
+
+    await canvas.getByRole("button", { name: "Ada Lazy", exact: true }).click();
+    const panel = page.getByRole("complementary", { name: "Ada Lazy" });
+    await expect(panel.locator("strong", { hasText: "bees" })).toBeVisible();
+    await expect(panel.getByRole("listitem").filter({ hasText: "Creative" })).toBeVisible();
+    await expect(
+      panel.getByRole("region", { name: "More" }).getByRole("row", { name: "Career Beekeeper" }),
+    ).toBeVisible();
+    expect(personReads).toEqual([`/api/people/${ada._id}`]);
+
+    // another Sim's panel fetches that Sim's record; reopening one already read fetches nothing
+    await panel.getByRole("button", { name: "Close" }).click();
+    await canvas.getByRole("button", { name: "Kip Lazy", exact: true }).click();
+    await expect(page.getByRole("complementary", { name: "Kip Lazy" })).toContainText(
+      "Kip's own story",
+    );
+    await page
+      .getByRole("complementary", { name: "Kip Lazy" })
+      .getByRole("button", { name: "Close" })
+      .click();
+    await canvas.getByRole("button", { name: "Ada Lazy", exact: true }).click();
+    await expect(
+      page.getByRole("complementary", { name: "Ada Lazy" }).locator("strong"),
+    ).toHaveText("bees");
+    expect(personReads).toEqual([`/api/people/${ada._id}`, `/api/people/${kip._id}`]);
+    await page.screenshot({
+      path: `test-results/editor-lazy-details-${viewport.width}.png`,
+    });
+  });
+}
