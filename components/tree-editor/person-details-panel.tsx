@@ -20,6 +20,8 @@ export interface PersonDetailsPanelProps {
   top: number;
   onClose: () => void;
   onSelectPerson: (personId: string) => void;
+  /** Shown under the name: the generation, heir mark and relation finder. */
+  extra?: ReactNode;
 }
 
 function Section({
@@ -105,6 +107,7 @@ export function PersonDetailsPanel({
   top,
   onClose,
   onSelectPerson,
+  extra,
 }: PersonDetailsPanelProps) {
   const headingId = useId();
   const linkDetailsId = useId();
@@ -170,6 +173,7 @@ export function PersonDetailsPanel({
             </p>
           )}
         </div>
+        {extra}
         <RichTextContent html={person.bio} className="text-sm text-neutral-800" />
 
         {(parents.length > 0 || badge) && (

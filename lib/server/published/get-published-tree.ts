@@ -18,7 +18,10 @@ export async function getPublishedTree(treeId: string): Promise<PublishedTreeVie
   });
   if (!row) throw notFound(NOT_PUBLISHED);
   // written by publishTree from validated rows
-  const { title, description, cover, data } = row.tree as unknown as Omit<Tree, "_id" | "version">;
+  const { title, description, cover, data, heirs } = row.tree as unknown as Omit<
+    Tree,
+    "_id" | "version"
+  >;
   const { lastPublishDate, viewCount } = serializePublishStatus(row);
   return {
     _id: row.treeId,
@@ -26,6 +29,7 @@ export async function getPublishedTree(treeId: string): Promise<PublishedTreeVie
     description,
     cover,
     data,
+    heirs: heirs ?? [],
     people: row.people as unknown as Person[],
     lastPublishDate,
     viewCount,

@@ -8,11 +8,12 @@
 export const INSERT_PUBLISHED_TREE = `
   INSERT INTO "PublishedTree" ("treeId", "ownerId", "tree", "people", "publishedAt", "updatedAt")`;
 
-/** treeId, ownerId, the tree's details and data, and its people, oldest first. */
+/** treeId, ownerId, the tree's details, data and heirs, and its people, oldest first. */
 export const PUBLISHED_COPY_COLUMNS = `
   t."id", t."ownerId",
   jsonb_build_object(
-    'title', t."title", 'description', t."description", 'cover', t."cover", 'data', t."data"
+    'title', t."title", 'description', t."description", 'cover', t."cover", 'data', t."data",
+    'heirs', t."heirs"
   ),
   COALESCE((
     SELECT jsonb_agg(jsonb_build_object(
