@@ -30,6 +30,11 @@ export const GUIDES = [
     title: "Linking Sims to Other Trees",
     summary: "Connect a Sim to the same Sim in another public tree, so visitors can follow them.",
   },
+  {
+    slug: "finding-sims",
+    title: "Finding Sims, Heirs and Relationships",
+    summary: "Find a Sim by name, see generations, mark heirs and ask how two Sims are related.",
+  },
 ] as const;
 
 export type Guide = (typeof GUIDES)[number];

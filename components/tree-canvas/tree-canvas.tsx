@@ -20,6 +20,14 @@ import {
   type LayoutNode,
   type TreeLayout,
 } from "@/lib/tree/layout";
+import {
+  between,
+  centreOn,
+  generationRows,
+  NO_DECOR,
+  nodeDecorKey,
+  type CanvasDecor,
+} from "./decor";
 import { simName } from "./labels";
 import { LinkList } from "./link-list";
 import { TreeNodeView, type NodeActions } from "./tree-node";
@@ -51,6 +59,16 @@ export interface TreeCanvasProps {
   onSelectPerson: (personId: string) => void;
   onEditNode?: (key: string) => void;
   onAddChild?: (key: string) => void;
+  /** A node to centre at a readable zoom (animated unless reduced motion is asked for). */
+  focusRequest?: { key: string; nonce: number } | null;
+  /** Width a panel covers on the right; a centred node is centred in what is left. */
+  insetRight?: number;
+  /** Found, highlighted, heir and other-placement marks. */
+  decor?: CanvasDecor;
+  /** The marker "also in N other places" of a Sim in node `key` was activated. */
+  onJumpToOther?: (personId: string, key: string) => void;
+  /** That marker is hovered (personId) or left (null). */
+  onOutlineOthers?: (personId: string | null, key: string) => void;
   /** Controls drawn over the canvas, such as the Tree Info button. */
   children?: ReactNode;
 }
@@ -149,10 +167,12 @@ interface Highlight {
 const NodeLayer = memo(function NodeLayer({
   nodes,
   highlight,
+  decor,
   ...rest
 }: {
   nodes: LayoutNode[];
   highlight: Highlight | null;
+  decor: CanvasDecor;
   people: ReadonlyMap<string, Person>;
   preview: boolean;
   detailed: boolean;
@@ -166,6 +186,8 @@ const NodeLayer = memo(function NodeLayer({
           key={laid.key}
           laid={laid}
           highlight={highlight && highlight.parentKey === laid.key ? highlight.ids : null}
+          decor={decor}
+          decorKey={nodeDecorKey(laid, decor)}
           {...rest}
         />
       ))}
@@ -248,6 +270,46 @@ function ViewControls({
   );
 }
 
+/**
+ * "Gen N" at the canvas's left edge, level with each generation's row, in screen pixels: as
+ * readable at any zoom. Rows closer than a label's height show every other label.
+ */
+function GenerationRuler({
+  layout,
+  matrix,
+  height,
+}: {
+  layout: TreeLayout;
+  matrix: TransformMatrix;
+  height: number;
+}) {
+  const rows = useMemo(() => generationRows(layout), [layout]);
+  const gap = rows.length > 1 ? (rows[1]!.y - rows[0]!.y) * matrix.scaleY : Infinity;
+  const every = gap >= 18 ? 1 : Math.ceil(18 / Math.max(gap, 0.1));
+  return (
+    <div
+      aria-hidden="true"
+      data-generation-ruler=""
+      className="pointer-events-none absolute inset-y-0 left-0 w-12 border-r border-plum-100/70 bg-white/55"
+    >
+      {rows.map((row) => {
+        const y = matrix.translateY + row.y * matrix.scaleY;
+        if (y < -10 || y > height + 10 || (row.generation - 1) % every !== 0) return null;
+        return (
+          <span
+            key={row.generation}
+            data-generation={row.generation}
+            style={{ top: y }}
+            className="text-plum-800 absolute left-1 -translate-y-1/2 rounded bg-white/90 px-1 text-[11px] leading-4 font-semibold whitespace-nowrap tabular-nums"
+          >
+            Gen {row.generation}
+          </span>
+        );
+      })}
+    </div>
+  );
+}
+
 /** Pointer travel (px) above which a press is a drag, and its click is swallowed. */
 const DRAG_THRESHOLD = 5;
 
@@ -264,6 +326,11 @@ function Scene({
   onSelectPerson,
   onEditNode,
   onAddChild,
+  focusRequest,
+  insetRight = 0,
+  decor = NO_DECOR,
+  onJumpToOther,
+  onOutlineOthers,
 }: SceneProps) {
   const clipId = useId().replace(/:/g, "");
   const hintId = useId();
@@ -287,9 +354,15 @@ function Scene({
   const linksPerson = openLinks ? people.get(openLinks.personId) : undefined;
 
   // Handlers are read through a ref so that `actions` never changes and nodes stay memoized.
-  const handlers = useRef({ onSelectPerson, onEditNode, onAddChild });
+  const handlers = useRef({
+    onSelectPerson,
+    onEditNode,
+    onAddChild,
+    onJumpToOther,
+    onOutlineOthers,
+  });
   useLayoutEffect(() => {
-    handlers.current = { onSelectPerson, onEditNode, onAddChild };
+    handlers.current = { onSelectPerson, onEditNode, onAddChild, onJumpToOther, onOutlineOthers };
   });
   const actions = useMemo<NodeActions>(
     () => ({
@@ -298,9 +371,45 @@ function Scene({
       addChild: (key) => handlers.current.onAddChild?.(key),
       hoverSim: (key, ids = []) => setHover(key === null ? null : { key, ids }),
       openLinks: (personId, x, y) => setOpenLinks({ personId, x, y }),
+      jumpToOther: (personId, key) => handlers.current.onJumpToOther?.(personId, key),
+      outlineOthers: (personId, key) => handlers.current.onOutlineOthers?.(personId, key),
     }),
     [],
   );
+
+  // A found Sim's node is centred at a readable zoom: animated, unless reduced motion is asked.
+  const matrixRef = useRef(matrix);
+  matrixRef.current = matrix;
+  const [centredKey, setCentredKey] = useState<string | null>(null);
+  useEffect(() => {
+    if (!focusRequest) return;
+    const target = layout.nodes.find((laid) => laid.key === focusRequest.key);
+    if (!target) return;
+    const from = matrixRef.current;
+    const to = centreOn(target, size, from, insetRight);
+    const reduced = window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
+    setCentredKey(null);
+    const done = () => {
+      setMatrix(to);
+      setCentredKey(focusRequest.key);
+      requestAnimationFrame(() => performance.mark("heirloom:find-centred"));
+    };
+    if (reduced) {
+      done();
+      return;
+    }
+    const duration = 450;
+    const start = performance.now();
+    let frame = requestAnimationFrame(function step(now) {
+      const t = Math.min(1, (now - start) / duration);
+      if (t >= 1) return done();
+      setMatrix(between(from, to, t));
+      frame = requestAnimationFrame(step);
+    });
+    return () => cancelAnimationFrame(frame);
+    // a new request (its nonce) starts a centring; a relayout alone does not
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [focusRequest?.nonce, focusRequest?.key]);
 
   // Marks for the benchmark: the first paint of nodes, in the browser's performance timeline.
   const painted = useRef(false);
@@ -390,6 +499,7 @@ function Scene({
           press.current = null;
         }}
         data-scale={matrix.scaleX.toFixed(3)}
+        data-centred-key={centredKey ?? undefined}
         className="block touch-none outline-none select-none focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-plum-500 focus-visible:outline-solid"
         style={{ cursor: dragging ? "grabbing" : "grab" }}
       >
@@ -403,6 +513,7 @@ function Scene({
           <NodeLayer
             nodes={visible.nodes}
             highlight={highlight}
+            decor={decor}
             people={people}
             preview={preview}
             detailed={detailed}
@@ -420,6 +531,7 @@ function Scene({
           )}
         </g>
       </svg>
+      <GenerationRuler layout={layout} matrix={matrix} height={size.height} />
       <p id={hintId} className="sr-only">
         Drag or use the arrow keys to move around the tree, the wheel or + and - to zoom, F to fit
         the whole tree and 0 to go back to its root.

@@ -6,6 +6,7 @@ import type { PartnerType } from "@/lib/schemas/tree";
 import { LAYOUT, nodeGeometry, type LayoutNode, type LayoutSlot } from "@/lib/tree/layout";
 import { fitText } from "@/lib/tree/text-width";
 import { PARTNER_TYPE_LABELS } from "@/lib/tree/labels";
+import { NO_DECOR, type CanvasDecor } from "./decor";
 import { simName } from "./labels";
 
 /** What the nodes can ask of the canvas; one stable object, so memoized nodes stay put. */
@@ -16,6 +17,9 @@ export interface NodeActions {
   /** A node's person is hovered (or focused): highlight these parents in the parent node. */
   hoverSim(key: string | null, parentIds?: readonly string[]): void;
   openLinks(personId: string, x: number, y: number): void;
+  /** The "also in N other places" marker of a Sim in node `key`: activated, hovered, left. */
+  jumpToOther?(personId: string, key: string): void;
+  outlineOthers?(personId: string | null, key: string): void;
 }
 
 export interface TreeNodeViewProps {
@@ -29,6 +33,9 @@ export interface TreeNodeViewProps {
   highlight: ReadonlySet<string> | null;
   actions: NodeActions;
   clipId: string;
+  decor?: CanvasDecor;
+  /** The node's marks as a string (nodeDecorKey): the memo compares it, not `decor`. */
+  decorKey?: string;
 }
 
 const { nodeHeight, buttonRadius, markRadius } = LAYOUT;
@@ -147,6 +154,7 @@ interface SimSlotProps {
   clipId: string;
   /** For an empty main slot of an editable node: opens the node editor to choose its Sim. */
   onChoose?: () => void;
+  decor: CanvasDecor;
 }
 
 function SimSlot({
@@ -159,6 +167,7 @@ function SimSlot({
   actions,
   clipId,
   onChoose,
+  decor,
 }: SimSlotProps) {
   const { r, dx } = slot;
   if (!person || !slot.personId) {
@@ -210,6 +219,11 @@ function SimSlot({
   const shortened = firstName !== person.firstName || lastName !== person.lastName;
   const icon = linkIconAt(r);
   const openLinks = () => actions.openLinks(personId, laid.x + dx + icon.dx, laid.y + icon.dy);
+  const onPath = decor.path.has(personId);
+  const heirOf = decor.heirs.get(personId);
+  const others = decor.others.get(personId) ?? 0;
+  const othersLabel = `also in ${others} other ${others === 1 ? "place" : "places"}`;
+  const jump = () => actions.jumpToOther?.(personId, laid.key);
 
   return (
     <g
@@ -240,6 +254,14 @@ function SimSlot({
           height={(detailed ? nameY + 17 : r + 2) + r + 2}
           fill="transparent"
         />
+        {onPath && (
+          <circle
+            r={r + 7}
+            className="fill-amber-200/70 stroke-amber-500"
+            strokeWidth={3}
+            data-on-path=""
+          />
+        )}
         <circle
           r={r + 2}
           className={
@@ -271,6 +293,58 @@ function SimSlot({
           </>
         )}
       </g>
+      {heirOf !== undefined && (
+        <g
+          role="img"
+          aria-label={`Heir of generation ${heirOf}`}
+          transform={`translate(${-r * 0.72},${-r * 0.72})`}
+          data-heir=""
+        >
+          <title>{`Heir of generation ${heirOf}`}</title>
+          <circle r={9} className="fill-emerald-700 stroke-white" strokeWidth={1.5} />
+          {/* a key: what an heir inherits, unlike the crown-like married mark */}
+          <path
+            d="M-4.5,-1.5A2.2,2.2 0 1 1 -4.5,1.6M-2.3,0H4.5M2.5,0V2.6M4.5,0V2.2"
+            className="stroke-white"
+            fill="none"
+            strokeWidth={1.6}
+            strokeLinecap="round"
+          />
+        </g>
+      )}
+      {others > 0 && (
+        <g
+          role="button"
+          tabIndex={detailed ? 0 : -1}
+          aria-label={othersLabel}
+          transform={`translate(${r * 0.78},${r * 0.62})`}
+          className={buttonClasses}
+          data-other-places={others}
+          onClick={(event) => {
+            event.stopPropagation();
+            jump();
+          }}
+          onKeyDown={onActivateKey(jump)}
+          onPointerEnter={() => actions.outlineOthers?.(personId, laid.key)}
+          onPointerLeave={() => actions.outlineOthers?.(null, laid.key)}
+          onFocus={() => actions.outlineOthers?.(personId, laid.key)}
+          onBlur={() => actions.outlineOthers?.(null, laid.key)}
+        >
+          <title>{othersLabel}</title>
+          <rect
+            x={-11}
+            y={-8}
+            width={22}
+            height={16}
+            rx={8}
+            className="fill-sky-700 stroke-white"
+            strokeWidth={1.5}
+          />
+          <text y={3.5} textAnchor="middle" className="fill-white text-[10px] font-bold">
+            {`+${others}`}
+          </text>
+        </g>
+      )}
       {detailed && person.links.length > 0 && (
         <g
           role="button"
@@ -307,6 +381,7 @@ function TreeNodeViewBase({
   highlight,
   actions,
   clipId,
+  decor = NO_DECOR,
 }: TreeNodeViewProps) {
   const { width, slots } = nodeGeometry(laid.node, people);
   const main = laid.node.person ? people.get(laid.node.person._id) : undefined;
@@ -317,7 +392,22 @@ function TreeNodeViewBase({
       role="group"
       aria-label={main ? `Node of ${simName(main)}` : "Empty node"}
       data-node-key={laid.key}
+      data-focused={decor.focusKey === laid.key ? "" : undefined}
+      data-outlined={decor.outlined.has(laid.key) ? "" : undefined}
     >
+      {(decor.focusKey === laid.key || decor.outlined.has(laid.key)) && (
+        <rect
+          x={-width / 2 - 8}
+          y={-nodeHeight / 2 - 8}
+          width={width + 16}
+          height={nodeHeight + 16 + LAYOUT.nameSpace}
+          rx={18}
+          fill="none"
+          className={decor.focusKey === laid.key ? "stroke-amber-500" : "stroke-sky-600"}
+          strokeWidth={3}
+          strokeDasharray={decor.focusKey === laid.key ? undefined : "7 5"}
+        />
+      )}
       {!preview && (
         <rect
           x={-width / 2}
@@ -348,6 +438,7 @@ function TreeNodeViewBase({
             state={state}
             actions={actions}
             clipId={clipId}
+            decor={decor}
             onChoose={editable && slot.row === -1 ? () => actions.editNode(laid.key) : undefined}
           />
         );
@@ -407,6 +498,7 @@ export const TreeNodeView = memo(TreeNodeViewBase, (a, b) => {
     a.detailed === b.detailed &&
     a.highlight === b.highlight &&
     a.actions === b.actions &&
-    a.clipId === b.clipId
+    a.clipId === b.clipId &&
+    a.decorKey === b.decorKey
   );
 });

@@ -37,6 +37,8 @@ export interface EditorToolbarProps {
   /** Undo and redo of structure edits; undefined when there is nothing to undo or redo. */
   onUndo?: () => void;
   onRedo?: () => void;
+  /** The Find a Sim field. */
+  find?: React.ReactNode;
 }
 
 const historyButton = cx(
@@ -187,7 +189,8 @@ export function EditorToolbar(props: EditorToolbarProps) {
         >
           {STATUS_TEXT[status]}
         </p>
-        <div className="ml-auto">
+        {props.find && <div className="ml-auto w-32 shrink sm:w-56">{props.find}</div>}
+        <div className={props.find ? undefined : "ml-auto"}>
           <HistoryButtons onUndo={props.onUndo} onRedo={props.onRedo} />
         </div>
         <div className="hidden items-center gap-1 md:flex">

@@ -21,6 +21,8 @@ export interface PersonDetailsPanelProps {
   top: number;
   onClose: () => void;
   onSelectPerson: (personId: string) => void;
+  /** Shown under the name: the generation, heir mark and relation finder. */
+  extra?: ReactNode;
 }
 
 function Section({
@@ -132,6 +134,7 @@ export function PersonDetailsPanel({
   top,
   onClose,
   onSelectPerson,
+  extra,
 }: PersonDetailsPanelProps) {
   const headingId = useId();
   const linkDetailsId = useId();
@@ -198,6 +201,7 @@ export function PersonDetailsPanel({
             </p>
           )}
         </div>
+        {extra}
         {details ? (
           <RichTextContent html={details.bio} className="text-sm text-neutral-800" />
         ) : (

@@ -2,6 +2,8 @@
 import dynamic from "next/dynamic";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useMemo, useState } from "react";
+import { useFindController } from "@/components/find-sim/find-controller";
+import { FindSim } from "@/components/find-sim/find-sim";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Loading } from "@/components/ui/loading";
@@ -12,7 +14,9 @@ import { getToken } from "@/lib/client/session-store";
 import { notify } from "@/lib/client/toast";
 import type { Person } from "@/lib/schemas/person";
 import type { Tree, TreeNode } from "@/lib/schemas/tree";
+import { toggleHeir } from "@/lib/tree/heirs";
 import { layoutTree, type TreeLayout } from "@/lib/tree/layout";
+import { buildKinship } from "@/lib/tree/placements";
 import {
   addChild,
   deleteNode,
@@ -35,6 +39,7 @@ const NodeEditor = dynamic(() => import("./node-editor").then((loaded) => loaded
 
 export const TREE_LOAD_ERROR = "Failed to get tree info";
 const TREE_DELETE_ERROR = "Failed to delete your tree";
+const HEIRS_ERROR = "Unknown error occurred saving the heirs";
 
 /** Lays out the tree, timed in the performance timeline for the benchmark. */
 export function measuredLayout(data: TreeNode, people: ReadonlyMap<string, Person>): TreeLayout {
@@ -190,6 +195,24 @@ function LoadedTreeEditor({ tree, people: loadedPeople }: { tree: Tree; people: 
 
   const peopleById = useMemo(() => new Map(people.map((person) => [person._id, person])), [people]);
   const layout = useMemo(() => measuredLayout(data, peopleById), [data, peopleById]);
+  const find = useFindController();
+  const generations = useMemo(() => buildKinship(data).generation, [data]);
+  const [heirs, setHeirs] = useState<readonly string[]>(tree.heirs ?? []);
+  const onToggleHeir = useCallback(
+    (personId: string) => {
+      const next = toggleHeir(heirs, personId, (id) => generations.get(id));
+      setHeirs(next);
+      api<{ heirs: string[] }>(`/api/trees/${encodeURIComponent(tree._id)}/heirs`, {
+        method: "PUT",
+        body: { heirs: next },
+        fallback: HEIRS_ERROR,
+      }).then(
+        (saved) => setHeirs(saved.heirs),
+        () => setHeirs(heirs),
+      );
+    },
+    [heirs, generations, tree._id],
+  );
 
   // After a conflict the tree is shown read-only: nothing more could be saved.
   const readOnly = preview || save.status === "conflict";
@@ -281,6 +304,13 @@ function LoadedTreeEditor({ tree, people: loadedPeople }: { tree: Tree; people: 
         onFlush={save.save}
         onUndo={canUndo ? onUndo : undefined}
         onRedo={canRedo ? onRedo : undefined}
+        find={
+          <FindSim
+            people={peopleById}
+            controller={find}
+            generationOf={(id) => generations.get(id)}
+          />
+        }
       />
       <TreeWorkspace
         treeId={tree._id}
@@ -292,6 +322,9 @@ function LoadedTreeEditor({ tree, people: loadedPeople }: { tree: Tree; people: 
         panelTop={TOOLBAR_HEIGHT}
         onEditNode={readOnly ? undefined : onEditNode}
         onAddChild={readOnly ? undefined : onAddChild}
+        find={find}
+        heirs={heirs}
+        onToggleHeir={readOnly ? undefined : onToggleHeir}
       />
       {save.conflict && (
         <div

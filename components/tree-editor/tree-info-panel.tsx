@@ -15,10 +15,13 @@ export interface TreeInfo {
 export function TreeInfoPanel({
   info,
   top,
+  generations,
   onClose,
 }: {
   info: TreeInfo;
   top: number;
+  /** How many generations the legacy has. */
+  generations?: number;
   onClose: () => void;
 }) {
   const headingId = useId();
@@ -58,6 +61,11 @@ export function TreeInfoPanel({
         >
           {title}
         </h2>
+        {generations !== undefined && generations > 0 && (
+          <p className="text-plum-800 font-semibold">
+            {generations === 1 ? "1 generation" : `${generations} generations`}
+          </p>
+        )}
         <RichTextContent html={info.description} className="text-neutral-800" />
       </div>
     </aside>

@@ -1,9 +1,15 @@
 "use client";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
+import type { FindController, FindRequest } from "@/components/find-sim/find-controller";
+import type { CanvasDecor } from "@/components/tree-canvas/decor";
 import { TreeCanvas } from "@/components/tree-canvas/tree-canvas";
 import { Button } from "@/components/ui/button";
 import type { Person } from "@/lib/schemas/person";
 import type { TreeLayout } from "@/lib/tree/layout";
+import { buildKinship, otherPlacements } from "@/lib/tree/placements";
+import { heirLine } from "@/lib/tree/heirs";
+import { describeRelationship, type Relationship } from "@/lib/tree/relationship";
+import { FindDetails } from "./find-details";
 import { PersonDetailsPanel } from "./person-details-panel";
 import { TreeInfoPanel, type TreeInfo } from "./tree-info-panel";
 
@@ -22,7 +28,18 @@ export interface TreeWorkspaceProps {
   initialPersonId?: string | null;
   onEditNode?: (key: string) => void;
   onAddChild?: (key: string) => void;
+  /** The Find field's picks (it sits in the toolbar or the header). */
+  find?: FindController;
+  /** The heirs' ids (at most one per generation). */
+  heirs?: readonly string[];
+  /** Marks or unmarks a Sim as the heir of their generation; undefined when read-only. */
+  onToggleHeir?: (personId: string) => void;
+  /** A Sim was found: the public view puts ?p= in the address. */
+  onFound?: (personId: string) => void;
 }
+
+/** The details panel's width on a wide screen (max-w-sm): a found Sim is centred beside it. */
+const PANEL_WIDTH = 384;
 
 /**
  * The canvas with its Tree Info button and the two panels. The panels are positioned against
@@ -39,6 +56,10 @@ export function TreeWorkspace({
   initialPersonId,
   onEditNode,
   onAddChild,
+  find,
+  heirs,
+  onToggleHeir,
+  onFound,
 }: TreeWorkspaceProps) {
   const [selectedId, setSelectedId] = useState<string | null>(() =>
     initialPersonId && people.has(initialPersonId) ? initialPersonId : null,
@@ -51,6 +72,91 @@ export function TreeWorkspace({
     setSelectedId(personId);
     setLastOpened("details");
   }, []);
+
+  const kin = useMemo(
+    () => (layout.nodes[0] ? buildKinship(layout.nodes[0].node) : null),
+    [layout],
+  );
+  const [focus, setFocus] = useState<{ key: string; nonce: number } | null>(null);
+  const centre = useCallback((key: string) => {
+    setFocus((last) => ({ key, nonce: (last?.nonce ?? 0) + 1 }));
+  }, []);
+  const [outlined, setOutlined] = useState<ReadonlySet<string>>(() => new Set());
+  const [relation, setRelation] = useState<{ from: string; answer: Relationship } | null>(null);
+  const [showHeirLine, setShowHeirLine] = useState(false);
+
+  // A pick in the Find field: centre that Sim and open their panel, or answer the relation asked.
+  const onPick = useCallback(
+    (request: FindRequest) => {
+      if (!kin) return;
+      const home = kin.placements.get(request.personId)?.[0];
+      if (request.relateFrom && request.relateFrom !== request.personId) {
+        setRelation({
+          from: request.relateFrom,
+          answer: describeRelationship(kin, people, request.personId, request.relateFrom),
+        });
+        setSelectedId(request.relateFrom);
+      } else {
+        setRelation(null);
+        selectPerson(request.personId);
+        onFound?.(request.personId);
+      }
+      if (home) centre(home.nodeKey);
+    },
+    [kin, people, selectPerson, onFound, centre],
+  );
+  const listen = find?.listen;
+  useEffect(() => listen?.(onPick), [listen, onPick]);
+
+  const heirGenerations = useMemo(() => {
+    const map = new Map<string, number>();
+    for (const id of heirs ?? []) {
+      const generation = kin?.generation.get(id);
+      if (generation !== undefined) map.set(id, generation);
+    }
+    return map;
+  }, [heirs, kin]);
+  const others = useMemo(() => {
+    const map = new Map<string, number>();
+    for (const [id, list] of kin?.placements ?? []) {
+      const keys = new Set(list.map((p) => p.nodeKey)).size;
+      if (keys > 1) map.set(id, keys - 1);
+    }
+    return map;
+  }, [kin]);
+  const heirPath = useMemo(
+    () =>
+      showHeirLine && kin
+        ? heirLine(kin, layout.nodes[0]?.node.person?._id ?? null, heirGenerations)
+        : [],
+    [showHeirLine, kin, layout, heirGenerations],
+  );
+  const activeRelation = relation && relation.from === selectedId ? relation.answer : null;
+  const decor = useMemo<CanvasDecor>(
+    () => ({
+      focusKey: focus?.key ?? null,
+      path: new Set(activeRelation ? activeRelation.path : heirPath),
+      heirs: heirGenerations,
+      others,
+      outlined,
+    }),
+    [focus, activeRelation, heirPath, heirGenerations, others, outlined],
+  );
+  const onJumpToOther = useCallback(
+    (personId: string, key: string) => {
+      const next = kin ? otherPlacements(kin, personId, key)[0] : undefined;
+      if (next) centre(next.nodeKey);
+    },
+    [kin, centre],
+  );
+  const onOutlineOthers = useCallback(
+    (personId: string | null, key: string) => {
+      setOutlined(
+        new Set(personId && kin ? otherPlacements(kin, personId, key).map((p) => p.nodeKey) : []),
+      );
+    },
+    [kin],
+  );
 
   // Escape closes the topmost panel. A modal (the node editor, a confirmation) and anything that
   // already handled the key (a menu, a select, the canvas's link list) come first.
@@ -80,19 +186,40 @@ export function TreeWorkspace({
           onSelectPerson={selectPerson}
           onEditNode={onEditNode}
           onAddChild={onAddChild}
+          focusRequest={focus}
+          insetRight={selected ? PANEL_WIDTH : 0}
+          decor={decor}
+          onJumpToOther={onJumpToOther}
+          onOutlineOthers={onOutlineOthers}
         >
-          <Button
-            variant="secondary"
-            size="sm"
-            aria-expanded={infoOpen}
-            onClick={() => {
-              setInfoOpen((open) => !open);
-              setLastOpened("info");
-            }}
-            className="absolute top-3 left-3 z-10 shadow"
-          >
-            Tree Info
-          </Button>
+          <div className="absolute top-3 left-3 z-10 flex gap-2">
+            <Button
+              variant="secondary"
+              size="sm"
+              aria-expanded={infoOpen}
+              onClick={() => {
+                setInfoOpen((open) => !open);
+                setLastOpened("info");
+              }}
+              className="shadow"
+            >
+              Tree Info
+            </Button>
+            {heirGenerations.size > 0 && (
+              <Button
+                variant="secondary"
+                size="sm"
+                aria-pressed={showHeirLine}
+                onClick={() => {
+                  setShowHeirLine((shown) => !shown);
+                  setRelation(null);
+                }}
+                className="shadow"
+              >
+                Show heir line
+              </Button>
+            )}
+          </div>
         </TreeCanvas>
       </div>
       {selected && (
@@ -105,9 +232,30 @@ export function TreeWorkspace({
           top={panelTop}
           onClose={() => setSelectedId(null)}
           onSelectPerson={selectPerson}
+          extra={
+            <FindDetails
+              person={selected}
+              generation={kin?.generation.get(selected._id)}
+              heir={heirGenerations.has(selected._id)}
+              onToggleHeir={onToggleHeir}
+              canRelate={find !== undefined}
+              relating={find?.relateFrom === selected._id}
+              onRelate={() => find?.startRelate(selected._id)}
+              onCancelRelate={() => find?.cancelRelate()}
+              answer={activeRelation}
+              onClearAnswer={() => setRelation(null)}
+            />
+          }
         />
       )}
-      {infoOpen && <TreeInfoPanel info={info} top={panelTop} onClose={() => setInfoOpen(false)} />}
+      {infoOpen && (
+        <TreeInfoPanel
+          info={info}
+          top={panelTop}
+          generations={kin?.generations}
+          onClose={() => setInfoOpen(false)}
+        />
+      )}
     </>
   );
 }

@@ -1,12 +1,19 @@
 "use client";
 import { useEffect, useMemo, useRef, useState } from "react";
+import { createPortal } from "react-dom";
+import { useFindController } from "@/components/find-sim/find-controller";
+import { FindSim } from "@/components/find-sim/find-sim";
 import { TreeWorkspace } from "@/components/tree-editor/tree-workspace";
 import type { Person } from "@/lib/schemas/person";
 import type { Tree } from "@/lib/schemas/tree";
 import { layoutTree } from "@/lib/tree/layout";
+import { buildKinship } from "@/lib/tree/placements";
+
+/** Where the public page's header keeps a place for the Find field (app/public/[treeId]/layout.tsx). */
+export const FIND_SLOT_ID = "find-a-sim";
 
 export interface PublicTreeViewProps {
-  tree: Pick<Tree, "_id" | "title" | "description" | "cover" | "data">;
+  tree: Pick<Tree, "_id" | "title" | "description" | "cover" | "data" | "heirs">;
   people: Person[];
   /** From ?p=: this Sim's panel is open and the Sim is centred. */
   initialPersonId?: string | null;
@@ -27,6 +34,20 @@ export function PublicTreeView({ tree, people, initialPersonId }: PublicTreeView
   const layout = useMemo(() => layoutTree(tree.data, peopleById), [tree.data, peopleById]);
   const frame = useRef<HTMLDivElement>(null);
   const [hint, setHint] = useState(false);
+  const find = useFindController();
+  const generations = useMemo(() => buildKinship(tree.data).generation, [tree.data]);
+  // rendered in the browser only, once the snapshot has loaded: the header is there
+  const [slot] = useState(() =>
+    typeof document === "undefined" ? null : document.getElementById(FIND_SLOT_ID),
+  );
+  const findField = (
+    <FindSim
+      people={peopleById}
+      controller={find}
+      generationOf={(id) => generations.get(id)}
+      className="w-32 sm:w-60"
+    />
+  );
 
   useEffect(() => {
     const element = frame.current;
@@ -62,7 +83,20 @@ export function PublicTreeView({ tree, people, initialPersonId }: PublicTreeView
         readOnly
         panelTop={0}
         initialPersonId={initialPersonId}
+        find={find}
+        heirs={tree.heirs}
+        onFound={(personId) => {
+          // the address a reader can share, as the ?p= deep links are
+          const url = new URL(window.location.href);
+          url.searchParams.set("p", personId);
+          window.history.replaceState(window.history.state, "", url);
+        }}
       />
+      {slot ? (
+        createPortal(findField, slot)
+      ) : (
+        <div className="absolute top-3 right-3 z-10">{findField}</div>
+      )}
       <p
         role="status"
         className={`pointer-events-none absolute bottom-3 left-1/2 z-10 -translate-x-1/2 rounded-full bg-plum-900/85 px-4 py-2 text-sm text-white shadow transition-opacity ${

@@ -163,6 +163,19 @@ export const updateTreeDetailsBody = z.object({
   cover: cover.optional(),
 });
 
+/** PUT /api/trees/{id}/heirs: the heirs' person ids, at most one per generation (issue 26). */
+export const updateTreeHeirsBody = z
+  .object({
+    heirs: z
+      .array(objectId, { error: "heirs must be a list of person ids" })
+      .max(TREE_LIMITS.maxDepth, `A tree can have at most ${TREE_LIMITS.maxDepth} heirs`)
+      .refine((ids) => new Set(ids).size === ids.length, {
+        error: "A Sim can be an heir only once",
+      }),
+  })
+  .strict();
+export type UpdateTreeHeirsBody = z.infer<typeof updateTreeHeirsBody>;
+
 /** Bounds of one JSON Patch (RFC 6902) of a tree's structure. */
 export { JSON_PATCH_TYPE, TREE_PATCH_LIMITS };
 
@@ -230,6 +243,8 @@ export interface Tree {
   cover: string | null;
   data: TreeNode;
   version: number;
+  /** The heirs' person ids, at most one per generation (issue 26); kept outside `data`. */
+  heirs?: string[];
 }
 
 export type CreateTreeBody = z.infer<typeof createTreeBody>;

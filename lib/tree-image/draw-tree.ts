@@ -1,7 +1,12 @@
 import type { PartnerType } from "@/lib/schemas/tree";
 import { LAYOUT, type Bounds } from "@/lib/tree/layout";
 import { DEFAULT_AVATAR_KEY, type TreeScene } from "./tree-scene";
-import { EXPORT_BOX_RADIUS, EXPORT_COLORS, EXPORT_FONT_FAMILY } from "./tree-svg";
+import {
+  EXPORT_BOX_RADIUS,
+  EXPORT_COLORS,
+  EXPORT_FONT_FAMILY,
+  OTHER_PLACES_FILL,
+} from "./tree-svg";
 
 /** An avatar ready to draw: a decoded bitmap, or an <img> (the default avatar is an SVG). */
 export type AvatarImage = CanvasImageSource & { width: number; height: number };
@@ -156,7 +161,7 @@ export function paintTree(context: PaintContext, input: PaintTreeInput): void {
     context.lineWidth = 1.5;
     context.stroke();
 
-    for (const { dx, r, person } of node.slots) {
+    for (const { dx, r, person, others } of node.slots) {
       const x = node.x + dx;
       const y = node.y;
       context.lineWidth = 2;
@@ -185,6 +190,20 @@ export function paintTree(context: PaintContext, input: PaintTreeInput): void {
       context.font = exportFont(11);
       context.fillStyle = EXPORT_COLORS.lastName;
       context.fillText(person.lastName, x, y + nameY + 13);
+      if (others) {
+        const mx = x + r * 0.78;
+        const my = y + r * 0.62;
+        context.beginPath();
+        context.roundRect(mx - 11, my - 8, 22, 16, 8);
+        context.fillStyle = OTHER_PLACES_FILL;
+        context.fill();
+        context.strokeStyle = "#fff";
+        context.lineWidth = 1.5;
+        context.stroke();
+        context.font = exportFont(10, 700);
+        context.fillStyle = "#fff";
+        context.fillText(`+${others}`, mx, my + 3.5);
+      }
     }
     for (const mark of node.marks) paintMark(context, mark.type, node.x + mark.dx, node.y, input);
   }

@@ -8,6 +8,7 @@ import {
   type LayoutNode,
   type TreeLayout,
 } from "@/lib/tree/layout";
+import { buildKinship } from "@/lib/tree/placements";
 import { fitText } from "@/lib/tree/text-width";
 
 /** The avatar key of Sims without an avatar (the default avatar). */
@@ -25,6 +26,8 @@ export interface SceneSlot {
   dx: number;
   r: number;
   person: ScenePerson | null;
+  /** How many other nodes the Sim is drawn in: the "also in N other places" marker. */
+  others?: number;
 }
 
 export interface SceneNode {
@@ -80,6 +83,10 @@ export function treeScene(
   rect: Bounds,
 ): TreeScene {
   const nodes: SceneNode[] = [];
+  const root = layout.nodes[0];
+  const placements = root ? buildKinship(root.node).placements : new Map<string, never[]>();
+  const othersOf = (personId: string) =>
+    new Set((placements.get(personId) ?? []).map((p) => p.nodeKey)).size - 1;
   for (const laid of nodesInRect(layout, rect)) {
     const { width, slots } = nodeGeometry(laid.node, people);
     const sceneSlots: SceneSlot[] = [];
@@ -96,6 +103,9 @@ export function treeScene(
               lastName: dropNonXmlChars(fitText(person.lastName, slot.nameWidth)),
             }
           : null,
+        ...(person && slot.personId && othersOf(slot.personId) > 0
+          ? { others: othersOf(slot.personId) }
+          : {}),
       });
       if (slot.partnerType && slot.markDx !== undefined) {
         marks.push({ type: slot.partnerType, dx: slot.markDx });

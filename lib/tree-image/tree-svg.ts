@@ -102,6 +102,9 @@ export function avatarKeysInRect(
   return sceneAvatarKeys(treeScene(layout, people, rect));
 }
 
+/** The "also in N other places" marker's colour (the canvas's sky-700). */
+export const OTHER_PLACES_FILL = "#0369a1";
+
 /** The partner-type marks of the canvas (components/tree-canvas/tree-node.tsx), as markup. */
 function partnerMark(type: PartnerType, x: number): string {
   let glyph: string;
@@ -168,7 +171,7 @@ export function buildTreeSvg(input: TreeSvgInput): TreeSvg {
       `<g transform="translate(${num(node.x)},${num(node.y)})">`,
       `<rect x="${num(-node.width / 2)}" y="${-nodeHeight / 2}" width="${num(node.width)}" height="${nodeHeight}" rx="${EXPORT_BOX_RADIUS}" fill="${EXPORT_COLORS.box}" stroke="${EXPORT_COLORS.boxStroke}" stroke-width="1.5"/>`,
     );
-    for (const { dx, r, person } of node.slots) {
+    for (const { dx, r, person, others } of node.slots) {
       if (!person) {
         out.push(
           `<g transform="translate(${num(dx)},0)"><circle r="${r}" fill="${EXPORT_COLORS.placeholder}" stroke="${EXPORT_COLORS.boxStroke}" stroke-width="2" stroke-dasharray="4 3"/>`,
@@ -183,6 +186,9 @@ export function buildTreeSvg(input: TreeSvgInput): TreeSvg {
         pattern ? `<circle r="${r}" fill="url(#${pattern})"/>` : "",
         `<text y="${nameY}" text-anchor="middle" font-size="11" font-weight="600" fill="${EXPORT_COLORS.firstName}">${escapeXml(person.firstName)}</text>`,
         `<text y="${nameY + 13}" text-anchor="middle" font-size="11" fill="${EXPORT_COLORS.lastName}">${escapeXml(person.lastName)}</text>`,
+        others
+          ? `<g transform="translate(${num(r * 0.78)},${num(r * 0.62)})" data-other-places="${others}"><title>also in ${others} other ${others === 1 ? "place" : "places"}</title><rect x="-11" y="-8" width="22" height="16" rx="8" fill="${OTHER_PLACES_FILL}" stroke="#fff" stroke-width="1.5"/><text y="3.5" text-anchor="middle" font-size="10" font-weight="700" fill="#fff">+${others}</text></g>`
+          : "",
         "</g>",
       );
     }

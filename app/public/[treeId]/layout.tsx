@@ -77,6 +77,8 @@ export default async function PublicTreeLayout({ params, children }: Props) {
           <h1 id="tree-title" className="min-w-0 flex-1 truncate text-lg font-bold text-plum-900">
             {title || "Untitled Tree"}
           </h1>
+          {/* the canvas puts its Find a Sim field here (components/tree-view/public-tree-view.tsx) */}
+          <div id="find-a-sim" className="contents" />
           <ViewSwitch treeId={_id} />
         </div>
       </header>

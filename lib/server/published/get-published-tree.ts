@@ -14,11 +14,21 @@ export async function getPublishedTree(treeId: string): Promise<PublishedTreeVie
   if (!objectId.safeParse(treeId).success) throw notFound(NOT_PUBLISHED);
   const row = await db.publishedTree.findUnique({
     where: { treeId },
-    select: { treeId: true, tree: true, people: true, publishedAt: true, viewCount: true, listed: true },
+    select: {
+      treeId: true,
+      tree: true,
+      people: true,
+      publishedAt: true,
+      viewCount: true,
+      listed: true,
+    },
   });
   if (!row) throw notFound(NOT_PUBLISHED);
   // written by publishTree from validated rows
-  const { title, description, cover, data } = row.tree as unknown as Omit<Tree, "_id" | "version">;
+  const { title, description, cover, data, heirs } = row.tree as unknown as Omit<
+    Tree,
+    "_id" | "version"
+  >;
   const { lastPublishDate, viewCount, publishToGallery } = serializePublishStatus(row);
   return {
     _id: row.treeId,
@@ -26,6 +36,7 @@ export async function getPublishedTree(treeId: string): Promise<PublishedTreeVie
     description,
     cover,
     data,
+    heirs: heirs ?? [],
     people: row.people as unknown as Person[],
     lastPublishDate,
     viewCount,

@@ -10,14 +10,15 @@ export const INSERT_PUBLISHED_TREE = `
     "cover", "sims", "generations", "publishedAt", "updatedAt")`;
 
 /**
- * treeId, ownerId, the tree's details and data, its people, oldest first, and what the Gallery's
+ * treeId, ownerId, the tree's details, data and heirs, its people, oldest first, and what the Gallery's
  * tiles show: the title, description and cover, and the number of Sims and of generations (levels
  * of the structure).
  */
 export const PUBLISHED_COPY_COLUMNS = `
   t."id", t."ownerId",
   jsonb_build_object(
-    'title', t."title", 'description', t."description", 'cover', t."cover", 'data', t."data"
+    'title', t."title", 'description', t."description", 'cover', t."cover", 'data', t."data",
+    'heirs', t."heirs"
   ),
   COALESCE((
     SELECT jsonb_agg(jsonb_build_object(

@@ -37,7 +37,8 @@ export const TREE_BODY_GENERATION = `(t."treeGeneration" + t."peopleGeneration")
 const treeJson = (where: string) => `
   SELECT (
     SELECT row_to_json(r)::text FROM (
-      SELECT t."id" AS "_id", t."title", t."description", t."cover", t."data", t."version"
+      SELECT t."id" AS "_id", t."title", t."description", t."cover", t."data", t."version",
+        t."heirs"
     ) r
   ) AS "json", (
     SELECT json_object_agg(p."id", json_build_array(p."firstName", p."lastName"))::text
@@ -114,6 +115,7 @@ const PUBLISHED_TREE_KEYS = `
     'description', p."tree" -> 'description',
     'cover', p."tree" -> 'cover',
     'data', p."tree" -> 'data',
+    'heirs', COALESCE(p."tree" -> 'heirs', '[]'::jsonb),
     'people', p."people",
     'lastPublishDate', to_char(p."publishedAt", 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 

@@ -1,0 +1,76 @@
+import type { TransformMatrix } from "@visx/zoom";
+import type { LayoutNode, TreeLayout } from "@/lib/tree/layout";
+import { transform, VIEWPORT, type Size } from "./viewport";
+
+/** What the workspace asks the canvas to mark, beyond the tree itself. */
+export interface CanvasDecor {
+  /** The node found or jumped to: drawn with a ring. */
+  focusKey: string | null;
+  /** Sims on a highlighted path (a relation or the heir line). */
+  path: ReadonlySet<string>;
+  /** Heirs, with their generation. */
+  heirs: ReadonlyMap<string, number>;
+  /** How many other nodes each Sim drawn in several is also in. */
+  others: ReadonlyMap<string, number>;
+  /** Nodes outlined while another placement's marker is hovered. */
+  outlined: ReadonlySet<string>;
+}
+
+export const NO_DECOR: CanvasDecor = {
+  focusKey: null,
+  path: new Set(),
+  heirs: new Map(),
+  others: new Map(),
+  outlined: new Set(),
+};
+
+/** The marks of one node, as a short string: a node re-renders only when its marks change. */
+export function nodeDecorKey(laid: LayoutNode, decor: CanvasDecor): string {
+  const ids: string[] = [];
+  if (laid.node.person) ids.push(laid.node.person._id);
+  for (const entry of laid.node.partners) for (const ref of entry.people) ids.push(ref._id);
+  let key = "";
+  if (decor.focusKey === laid.key) key += "F";
+  if (decor.outlined.has(laid.key)) key += "O";
+  for (const id of ids) {
+    if (decor.path.has(id)) key += `p${id}`;
+    if (decor.heirs.has(id)) key += `h${id}`;
+    const others = decor.others.get(id);
+    if (others) key += `o${id}:${others}`;
+  }
+  return key;
+}
+
+/** The zoom a found Sim is shown at: names readable, at least 1, never zooming out. */
+export const READABLE_SCALE = 1;
+
+/**
+ * The view that centres `node` at a readable zoom. `insetRight` is the width a panel covers on
+ * the right; the node is centred in what is left when that leaves room.
+ */
+export function centreOn(
+  node: Pick<LayoutNode, "x" | "y">,
+  size: Size,
+  current: TransformMatrix,
+  insetRight = 0,
+): TransformMatrix {
+  const scale = Math.min(VIEWPORT.maxScale, Math.max(READABLE_SCALE, current.scaleX));
+  const room = size.width - insetRight >= 320 ? size.width - insetRight : size.width;
+  return transform(scale, room / 2 - node.x * scale, size.height / 2 - node.y * scale);
+}
+
+/** Between two views, `t` from 0 to 1, eased in and out. */
+export function between(from: TransformMatrix, to: TransformMatrix, t: number): TransformMatrix {
+  const e = t < 0.5 ? 2 * t * t : 1 - (-2 * t + 2) ** 2 / 2;
+  const mix = (a: number, b: number) => a + (b - a) * e;
+  // the scale is eased in log space, so a zoom feels even
+  const scale = Math.exp(mix(Math.log(from.scaleX), Math.log(to.scaleX)));
+  return transform(scale, mix(from.translateX, to.translateX), mix(from.translateY, to.translateY));
+}
+
+/** Each generation's row: its number (root = 1) and the y of its nodes' centres. */
+export function generationRows(layout: TreeLayout): { generation: number; y: number }[] {
+  return layout.nodeRows
+    .map((row, depth) => ({ generation: depth + 1, y: layout.nodes[row.start]?.y ?? NaN }))
+    .filter((row) => Number.isFinite(row.y));
+}

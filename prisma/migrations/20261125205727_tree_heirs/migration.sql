@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Tree" ADD COLUMN     "heirs" JSONB NOT NULL DEFAULT '[]';
