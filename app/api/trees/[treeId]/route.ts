@@ -22,8 +22,7 @@ export const GET = withAuth<Params>(async ({ params, user }) => {
 });
 
 /** The handler's own time, for bench:save (Server-Timing is read by browsers' devtools too). */
-const serverTiming = (started: number) =>
-  `save;dur=${(performance.now() - started).toFixed(1)}`;
+const serverTiming = (started: number) => `save;dur=${(performance.now() - started).toFixed(1)}`;
 
 export const PATCH = withAuth<Params>(async ({ req, params, user }) => {
   const started = performance.now();
