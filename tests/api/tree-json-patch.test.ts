@@ -12,6 +12,7 @@ import {
 } from "@/lib/schemas/tree";
 import { emptyNode } from "@/lib/tree/empty-node";
 import { db } from "@/lib/server/db";
+import { forgetStructure, heldVersion } from "@/lib/server/trees/structure-cache";
 import { api, detailOf } from "../helpers/api";
 import {
   type TestUser,
@@ -68,7 +69,8 @@ type Edit =
   | { kind: "addPartner"; at: number; person: number; type: "MARRIED" | "EX_PARTNER" }
   | { kind: "dropPartner"; at: number }
   | { kind: "parents"; at: number; people: number[]; type: "NONE" | "CLONE" | "ABDUCTION" }
-  | { kind: "hide"; at: number };
+  | { kind: "hide"; at: number }
+  | { kind: "moveChild"; at: number; to: number };
 
 const anEdit: fc.Arbitrary<Edit> = fc.oneof(
   fc.record({ kind: fc.constant("addChild" as const), at: fc.nat() }),
@@ -92,7 +94,57 @@ const anEdit: fc.Arbitrary<Edit> = fc.oneof(
     type: fc.constantFrom("NONE" as const, "CLONE" as const, "ABDUCTION" as const),
   }),
   fc.record({ kind: fc.constant("hide" as const), at: fc.nat() }),
+  fc.record({ kind: fc.constant("moveChild" as const), at: fc.nat(), to: fc.nat() }),
 );
+
+/** The JSON Pointer of every node of a structure, in nodesOf's order. */
+function pointersOf(root: TreeNode): string[] {
+  const all: string[] = [];
+  const stack: [TreeNode, string][] = [[root, "/data"]];
+  for (let item = stack.pop(); item; item = stack.pop()) {
+    const [node, pointer] = item;
+    all.push(pointer);
+    node.children.forEach((_, i) => stack.push([node.children[i]!, `${pointer}/children/${i}`]));
+  }
+  return all;
+}
+
+/** Where a pointer points, in a structure. */
+function at(root: TreeNode, pointer: string): TreeNode {
+  let node = root;
+  for (const index of pointer
+    .split("/")
+    .slice(2)
+    .filter((_, i) => i % 2 === 1)) {
+    node = node.children[Number(index)]!;
+  }
+  return node;
+}
+
+/** Takes the node at a (non-root) pointer out of its parent's children. */
+function takeOut(root: TreeNode, pointer: string): TreeNode {
+  const parent = at(root, pointer.replace(/\/children\/\d+$/, ""));
+  const index = Number(/(\d+)$/.exec(pointer)![1]);
+  return parent.children.splice(index, 1)[0]!;
+}
+
+/**
+ * A move edit as an RFC 6902 `move` (the editor sends add/remove/replace; other clients may
+ * move): a non-root node to the end of another node's children, that node's pointer read after
+ * the removal, as the RFC reads it. Null when the structure has only its root.
+ */
+function moveOf(
+  root: TreeNode,
+  edit: { at: number; to: number },
+): { from: string; path: string } | null {
+  const movable = pointersOf(root).slice(1);
+  if (movable.length === 0) return null;
+  const from = movable[edit.at % movable.length]!;
+  const without = structuredClone(root);
+  takeOut(without, from);
+  const targets = pointersOf(without);
+  return { from, path: `${targets[edit.to % targets.length]!}/children/-` };
+}
 
 /** The structure after one edit, changed as the editor's reducers change it: by copies. */
 function applyEdit(root: TreeNode, edit: Edit, people: string[]): TreeNode {
@@ -123,46 +175,77 @@ function applyEdit(root: TreeNode, edit: Edit, people: string[]): TreeNode {
     case "hide":
       node.hidden = !node.hidden;
       break;
+    case "moveChild": {
+      const move = moveOf(next, edit);
+      if (!move) break;
+      const moved = takeOut(next, move.from);
+      at(next, move.path.replace(/\/children\/-$/, "")).children.push(moved);
+      break;
+    }
   }
   return next;
 }
 
 describe("PATCH /api/trees/{id} with a JSON Patch", () => {
-  it("stores exactly what the whole body stores, over random edit sequences", async () => {
-    const both = [await createTree(owner.token), await createTree(owner.token)] as const;
-    const peopleA = await insertPeople(both[0]._id, 6);
-    const peopleB = await insertPeople(both[1]._id, 6);
-    // the same people in both trees, by position
-    const toB = new Map(peopleA.map((id, i) => [id, peopleB[i]!]));
-    const inB = (data: TreeNode): TreeNode =>
+  it("stores exactly what the whole body stores, over random edit sequences, from the structure held in memory and from the database alike", async () => {
+    // A: whole {data}; B: JSON Patch from the structure held since its last save (issue 23);
+    // C: the same patch after that structure is forgotten, so it is read from the database
+    const trees = [
+      await createTree(owner.token),
+      await createTree(owner.token),
+      await createTree(owner.token),
+    ] as const;
+    const peopleA = await insertPeople(trees[0]._id, 6);
+    const mapped = await Promise.all(
+      [trees[1], trees[2]].map(async (tree) => {
+        const people = await insertPeople(tree._id, 6);
+        return new Map(peopleA.map((id, i) => [id, people[i]!]));
+      }),
+    );
+    // the same people in every tree, by position
+    // every id of A's people, wherever it stands (a reference, or a bare `_id` value)
+    const inTree = (map: Map<string, string>, data: unknown): TreeNode =>
       JSON.parse(
-        JSON.stringify(data).replace(
-          /"_id":"([^"]+)"/g,
-          (_, id: string) => `"_id":"${toB.get(id)}"`,
-        ),
+        JSON.stringify(data).replace(/"([0-9a-f-]{36})"/g, (whole, id: string) => {
+          const other = map.get(id);
+          return other ? `"${other}"` : whole;
+        }),
       ) as TreeNode;
+    const [toB, toC] = mapped as [Map<string, string>, Map<string, string>];
 
     let current: TreeNode = buildLegacy(peopleA, { nodes: 12, branching: 2, partnerRows: 1 });
-    expect((await sendWhole(both[0]._id, current)).status).toBe(200);
-    expect((await sendWhole(both[1]._id, inB(current))).status).toBe(200);
+    expect((await sendWhole(trees[0]._id, current)).status).toBe(200);
+    expect((await sendWhole(trees[1]._id, inTree(toB, current))).status).toBe(200);
+    expect((await sendWhole(trees[2]._id, inTree(toC, current))).status).toBe(200);
     let version = 2;
 
     await fc.assert(
       fc.asyncProperty(fc.array(anEdit, { minLength: 1, maxLength: 6 }), async (edits) => {
-        const next = edits.reduce((data, edit) => applyEdit(data, edit, peopleA), current);
-        const whole = await sendWhole(both[0]._id, next, `"${version}"`);
-        const patched = await sendPatch(
-          both[1]._id,
-          compare({ data: inB(current) }, { data: inB(next) }),
-          `"${version}"`,
-        );
+        // the patch: each edit's own operations, in order (a move as one RFC 6902 move)
+        let next = current;
+        const operations: unknown[] = [];
+        for (const edit of edits) {
+          const after = applyEdit(next, edit, peopleA);
+          const move = edit.kind === "moveChild" ? moveOf(next, edit) : null;
+          if (move) operations.push({ op: "move", ...move });
+          else operations.push(...compare({ data: next }, { data: after }));
+          next = after;
+        }
+        const whole = await sendWhole(trees[0]._id, next, `"${version}"`);
+        expect(heldVersion(trees[1]._id)).toBe(version);
+        const held = await sendPatch(trees[1]._id, inTree(toB, operations), `"${version}"`);
+        forgetStructure(trees[2]._id);
+        expect(heldVersion(trees[2]._id)).toBeUndefined();
+        const read = await sendPatch(trees[2]._id, inTree(toC, operations), `"${version}"`);
         expect(whole.status).toBe(200);
-        expect(patched.status, JSON.stringify(patched.body)).toBe(200);
-        expect(patched.body.version).toBe(whole.body.version);
-        expect(patched.headers.get("etag")).toBe(whole.headers.get("etag"));
-        expect(await storedData(both[1]._id)).toEqual(
-          inB((await storedData(both[0]._id)) as unknown as TreeNode),
-        );
+        for (const patched of [held, read]) {
+          expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+          expect(patched.body.version).toBe(whole.body.version);
+          expect(patched.headers.get("etag")).toBe(whole.headers.get("etag"));
+        }
+        const stored = await storedData(trees[0]._id);
+        expect(await storedData(trees[1]._id)).toEqual(inTree(toB, stored));
+        expect(await storedData(trees[2]._id)).toEqual(inTree(toC, stored));
         current = next;
         version += 1;
       }),

@@ -47,3 +47,8 @@ export function holdStructure(treeId: string, entry: HeldStructure): void {
 export function forgetStructure(treeId: string): void {
   held.delete(treeId);
 }
+
+/** The version of a tree's structure this process holds, if any (without taking it). */
+export function heldVersion(treeId: string): number | undefined {
+  return held.peek(treeId)?.version;
+}

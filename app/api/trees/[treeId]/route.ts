@@ -21,7 +21,11 @@ export const GET = withAuth<Params>(async ({ params, user }) => {
   });
 });
 
+/** The handler's own time, for bench:save (Server-Timing is read by browsers' devtools too). */
+const serverTiming = (started: number) => `save;dur=${(performance.now() - started).toFixed(1)}`;
+
 export const PATCH = withAuth<Params>(async ({ req, params, user }) => {
+  const started = performance.now();
   const ifMatch = req.headers.get("if-match");
   const contentType = req.headers.get("content-type")?.split(";", 1)[0]?.trim().toLowerCase();
   if (contentType === JSON_PATCH_TYPE) {
@@ -32,7 +36,9 @@ export const PATCH = withAuth<Params>(async ({ req, params, user }) => {
       operations,
       expectedVersionFrom(ifMatch),
     );
-    return json(result.saved, { headers: { ETag: result.etag } });
+    return json(result.saved, {
+      headers: { ETag: result.etag, "Server-Timing": serverTiming(started) },
+    });
   }
   const patch = parseTreePatch(await parseBody(req, z.unknown()));
   if (patch.kind === "data") {
@@ -42,7 +48,9 @@ export const PATCH = withAuth<Params>(async ({ req, params, user }) => {
       patch.data,
       expectedVersionFrom(ifMatch),
     );
-    return json(result.saved, { headers: { ETag: result.etag } });
+    return json(result.saved, {
+      headers: { ETag: result.etag, "Server-Timing": serverTiming(started) },
+    });
   }
   const result = await updateTreeDetails(
     user.id,
