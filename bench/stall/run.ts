@@ -24,6 +24,7 @@ import {
 import {
   alongside,
   doublingPatch,
+  heavyRequest,
   hugePatch,
   JSON_PATCH,
   postImport,
@@ -141,10 +142,12 @@ async function benchEngine(
     if (treeId) {
       for (const format of ["gedcom", "zip"]) {
         await measure(4, `GET /api/trees/{id}/export?format=${format} (${PEOPLE} Sims)`, () =>
-          request(server.url, "GET", `/api/trees/${treeId}/export?format=${format}`, { token }),
+          heavyRequest(server.url, "GET", `/api/trees/${treeId}/export?format=${format}`, {
+            token,
+          }),
         );
       }
-      await request(server.url, "PUT", `/api/published/${treeId}`, { token });
+      await heavyRequest(server.url, "PUT", `/api/published/${treeId}`, { token });
       for (const read of [
         "/public/{id}/list",
         "/public/{id}?x=1",
@@ -152,13 +155,13 @@ async function benchEngine(
         "/api/published/{id}",
       ]) {
         await measure(3, `GET ${read} (${PEOPLE} Sims)`, () =>
-          request(server.url, "GET", read.replace("{id}", treeId)),
+          heavyRequest(server.url, "GET", read.replace("{id}", treeId)),
         );
       }
     }
     const doubling = await treeWithOneSim(server.url, "double", token);
     await measure(2, "PATCH /api/trees/{id} (21 doubling copies)", () =>
-      request(server.url, "PATCH", `/api/trees/${doubling.treeId}`, {
+      heavyRequest(server.url, "PATCH", `/api/trees/${doubling.treeId}`, {
         token,
         body: JSON.stringify(doublingPatch(21)),
         headers: { ...JSON_PATCH, "if-match": doubling.etag },
@@ -166,15 +169,15 @@ async function benchEngine(
     );
     const huge = await treeWithOneSim(server.url, "huge", token);
     await measure(1, "PATCH /api/trees/{id} (500 KB patch storing 128 MB)", () =>
-      request(server.url, "PATCH", `/api/trees/${huge.treeId}`, {
+      heavyRequest(server.url, "PATCH", `/api/trees/${huge.treeId}`, {
         token,
         body: JSON.stringify(hugePatch(huge.personId)),
         headers: { ...JSON_PATCH, "if-match": huge.etag },
       }),
     );
-    await request(server.url, "PUT", `/api/published/${huge.treeId}`, { token });
+    await heavyRequest(server.url, "PUT", `/api/published/${huge.treeId}`, { token });
     await measure(1, "GET /public/{id}/list (after the 500 KB patch)", () =>
-      request(server.url, "GET", `/public/${huge.treeId}/list`),
+      heavyRequest(server.url, "GET", `/public/${huge.treeId}/list`),
     );
     return { idle, rows };
   } finally {

@@ -179,8 +179,7 @@ describe(`database restart (${MODE}: ${SIZES.workers} clients, ${SIZES.outageMs}
       // the steady stretch is the last STEADY_MS of load: go on until it holds a few answers
       const steadyDeadline = performance.now() + RECOVERY_LIMIT_MS;
       while (
-        startTimes.filter((t) => t >= performance.now() - STEADY_MS).length <
-          STEADY_MIN_REQUESTS &&
+        startTimes.filter((t) => t >= performance.now() - STEADY_MS).length < STEADY_MIN_REQUESTS &&
         performance.now() < steadyDeadline
       ) {
         await sleep(100);

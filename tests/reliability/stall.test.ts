@@ -9,7 +9,7 @@
 // cases fail until those land. A server that dies fails its case cleanly; the next case restarts it.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { genealogyGedcom, nestedGedcom } from "./support/big-gedcom";
-import { request, signUp } from "./support/client";
+import { signUp } from "./support/client";
 import {
   AppServer,
   createDatabase,
@@ -22,6 +22,7 @@ import {
 import {
   alongside,
   doublingPatch,
+  heavyRequest,
   hugePatch,
   JSON_PATCH,
   postImport,
@@ -124,7 +125,9 @@ for (const engine of ENGINES) {
       expect(bigTreeId).not.toBe("");
       for (const format of ["gedcom", "zip"]) {
         const overlap = await alongside(server.url, () =>
-          request(server.url, "GET", `/api/trees/${bigTreeId}/export?format=${format}`, { token }),
+          heavyRequest(server.url, "GET", `/api/trees/${bigTreeId}/export?format=${format}`, {
+            token,
+          }),
         );
         expectResponsive(overlap, [200]);
       }
@@ -135,7 +138,7 @@ for (const engine of ENGINES) {
       beforeAll(async () => {
         await up();
         expect(bigTreeId).not.toBe("");
-        const published = await request(server.url, "PUT", `/api/published/${bigTreeId}`, {
+        const published = await heavyRequest(server.url, "PUT", `/api/published/${bigTreeId}`, {
           token,
         });
         expect(published.status).toBe(200);
@@ -149,7 +152,7 @@ for (const engine of ENGINES) {
         it(`GET ${path}`, async () => {
           await up();
           const url = path.replace("{id}", bigTreeId);
-          const overlap = await alongside(server.url, () => request(server.url, "GET", url));
+          const overlap = await alongside(server.url, () => heavyRequest(server.url, "GET", url));
           expectResponsive(overlap, [200]);
         });
       }
@@ -160,7 +163,7 @@ for (const engine of ENGINES) {
       await up();
       const tree = await treeWithOneSim(server.url, "double", token);
       const overlap = await alongside(server.url, () =>
-        request(server.url, "PATCH", `/api/trees/${tree.treeId}`, {
+        heavyRequest(server.url, "PATCH", `/api/trees/${tree.treeId}`, {
           token,
           body: JSON.stringify(doublingPatch(21)),
           headers: { ...JSON_PATCH, "if-match": tree.etag },
@@ -175,16 +178,16 @@ for (const engine of ENGINES) {
       await up();
       const tree = await treeWithOneSim(server.url, "huge", token);
       const overlap = await alongside(server.url, () =>
-        request(server.url, "PATCH", `/api/trees/${tree.treeId}`, {
+        heavyRequest(server.url, "PATCH", `/api/trees/${tree.treeId}`, {
           token,
           body: JSON.stringify(hugePatch(tree.personId)),
           headers: { ...JSON_PATCH, "if-match": tree.etag },
         }),
       );
       expectResponsive(overlap, [413, 422]);
-      await request(server.url, "PUT", `/api/published/${tree.treeId}`, { token });
+      await heavyRequest(server.url, "PUT", `/api/published/${tree.treeId}`, { token });
       const list = await alongside(server.url, () =>
-        request(server.url, "GET", `/public/${tree.treeId}/list`),
+        heavyRequest(server.url, "GET", `/public/${tree.treeId}/list`),
       );
       expectResponsive(list, [200]);
     });

@@ -205,11 +205,11 @@ describe("the worker pool", () => {
         detail:
           "This tree is too large to export: the export needed more than 0.05 seconds of work.",
       });
+      // Refused before it is sent: a JSON.parse past the heap cap would abort the whole process.
       const small = pool({ heapMb: 128 });
-      const huge = {
-        tree: input.tree,
-        people: JSON.stringify(Array(40).fill(JSON.parse(input.people))),
-      };
+      const people = JSON.parse(input.people) as unknown[];
+      const huge = { tree: input.tree, people: JSON.stringify(Array(12).fill(people).flat()) };
+      expect(huge.people.length * 4).toBeGreaterThan(128 * 1024 * 1024);
       expect(await failure(small.run("exportGedcom", huge))).toEqual({
         status: 503,
         detail: "This tree is too large to export: the export needed more than 128 MB of memory.",

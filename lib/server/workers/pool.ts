@@ -35,6 +35,10 @@ const DEFAULTS: WorkerPoolOptions = {
   seconds: TASK_SECONDS,
 };
 
+const MB = 1024 * 1024;
+/** Heap bytes an export needs per byte of its JSON text, at most (measured: about 3). */
+const EXPORT_HEAP_PER_TEXT_BYTE = 4;
+
 export const WORKERS_BUSY =
   "The server is busy with other large files right now. Please try again in a minute.";
 export const WORKERS_RETRY_AFTER = 30;
@@ -114,6 +118,16 @@ export class WorkerPool {
     input: TaskInput<K>,
     transfer: ArrayBuffer[] = [],
   ): Promise<TaskOutput<K>> {
+    // An export parses its JSON text in one JSON.parse, a V8 builtin that does not stop at the
+    // thread's heap cap: past it V8 aborts the whole process, not the thread. So text that could
+    // not fit is refused before it is sent (a heap holds the parsed objects at several times the
+    // text's size).
+    if (KIND[name] === "export") {
+      const { tree, people } = input as { tree: string; people: string };
+      if ((tree.length + people.length) * EXPORT_HEAP_PER_TEXT_BYTE > this.options.heapMb * MB) {
+        throw limitError(name, "memory", this.options);
+      }
+    }
     const { port1, port2 } = new MessageChannel();
     const abort = new AbortController();
     let timedOut = false;

@@ -6,15 +6,25 @@ import { createTree, request, signUp, type Answer } from "./client";
 
 export const VERSION_PATH = "/api/version";
 
-/** POST /api/trees/import with raw bytes; answers like `request`. */
-export async function postImport(base: string, token: string, bytes: Uint8Array): Promise<Answer> {
+/** A heavy request may take minutes on the shared machine; a hang still ends, as a failure. */
+export const HEAVY_TIMEOUT_MS = 900_000;
+
+/** Like `request` (support/client.ts), with raw bodies and HEAVY_TIMEOUT_MS. */
+export async function heavyRequest(
+  base: string,
+  method: string,
+  path: string,
+  options: { token?: string; body?: string | Uint8Array; headers?: Record<string, string> } = {},
+): Promise<Answer> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
   const started = performance.now();
   try {
-    const response = await fetch(`${base}/api/trees/import?fileName=stall.ged`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${token}`, "content-type": "application/octet-stream" },
-      body: bytes as Uint8Array<ArrayBuffer>,
-      signal: AbortSignal.timeout(900_000),
+    const response = await fetch(`${base}${path}`, {
+      method,
+      headers,
+      body: options.body as BodyInit | undefined,
+      signal: AbortSignal.timeout(HEAVY_TIMEOUT_MS),
     });
     const text = await response.text();
     let body: unknown;
@@ -31,16 +41,25 @@ export async function postImport(base: string, token: string, bytes: Uint8Array)
       ms: performance.now() - started,
     };
   } catch (error) {
+    const cause = (error as { cause?: { code?: string } }).cause;
     return {
       status: 0,
       body: undefined,
       text: "",
       headers: undefined,
       ms: performance.now() - started,
-      failure: (error as Error).message,
+      failure: cause?.code ?? (error as Error).message,
     };
   }
 }
+
+/** POST /api/trees/import with raw bytes. */
+export const postImport = (base: string, token: string, bytes: Uint8Array) =>
+  heavyRequest(base, "POST", "/api/trees/import?fileName=stall.ged", {
+    token,
+    body: bytes,
+    headers: { "content-type": "application/octet-stream" },
+  });
 
 /**
  * Resolves once the server holds the whole upload of `size` bytes in `DATA_DIR/tmp/imports` (or
