@@ -7,6 +7,9 @@ import { createPersonViaApi, createTreeViaApi, node, saveTreeDataViaApi } from "
 import { docScreenshot } from "./support/screenshots";
 import { loginInBrowser, signUpViaApi } from "./support/session";
 
+// A busy machine: the first page loads of a fresh server can be slow.
+test.setTimeout(180_000);
+
 const VIEWPORTS = [
   { name: "laptop", width: 1440, height: 900 },
   { name: "phone", width: 390, height: 844 },

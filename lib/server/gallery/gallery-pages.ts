@@ -128,7 +128,9 @@ export function createGalleryPages(options: GalleryPagesOptions): GalleryPages {
     if (req.method !== "GET" && req.method !== "HEAD") return false;
     const url = new URL(req.url ?? "/", "http://front");
     if (url.pathname !== "/gallery") return false;
-    // The render secret never comes from outside: a request naming it is not ours.
+    // This server's own render goes on to Next; a request from outside naming the header is
+    // stripped of it, so that it cannot pass for a render.
+    if (req.headers[GALLERY_RENDER_HEADER] === secret) return false;
     delete req.headers[GALLERY_RENDER_HEADER];
     const params = readGalleryParams(Object.fromEntries(url.searchParams));
     const key = galleryHref(params);
