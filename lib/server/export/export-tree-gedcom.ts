@@ -1,6 +1,7 @@
 import "server-only";
 import { exportFileName } from "@/lib/export/filename";
 import type { ExportedFile } from "./export-tree-zip";
+import { getTreeHeirs } from "@/lib/server/trees/set-tree-heirs";
 import { loadTreeForExport } from "./load-export";
 
 export const GEDCOM_CONTENT_TYPE = "text/vnd.familysearch.gedcom; charset=utf-8";
@@ -13,6 +14,8 @@ export async function exportTreeGedcom(ownerId: string, treeId: string): Promise
   return {
     filename: exportFileName(tree.title, "ged"),
     contentType: GEDCOM_CONTENT_TYPE,
-    bytes: new TextEncoder().encode(writeGedcom({ tree, people })),
+    bytes: new TextEncoder().encode(
+      writeGedcom({ tree: { ...tree, ...(await getTreeHeirs(ownerId, treeId)) }, people }),
+    ),
   };
 }

@@ -2,6 +2,7 @@ import "server-only";
 import { loadTreeForExport } from "./load-export";
 import { exportFileName } from "@/lib/export/filename";
 import { writeHeirloomZip } from "@/lib/export/heirloom-zip";
+import { getTreeHeirs } from "@/lib/server/trees/set-tree-heirs";
 import { imageName } from "@/lib/schemas/common";
 import { logger } from "@/lib/server/logger";
 import { readOriginalInOwnFormat } from "@/lib/server/uploads/stored-original";
@@ -49,8 +50,9 @@ export async function exportTreeZip(
       ),
     ),
   ];
+  const { heirs } = await getTreeHeirs(ownerId, treeId);
   const bytes = writeHeirloomZip({
-    tree,
+    tree: { ...tree, heirs },
     people,
     images: await readImages(names),
     exportedAt: now,

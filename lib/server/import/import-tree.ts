@@ -4,6 +4,8 @@ import type { ImportSummary } from "@/lib/import/schemas";
 import { ImportError, type ImportedTree } from "@/lib/import/types";
 import { treeData, type PersonRef, type Tree, type TreeNode } from "@/lib/schemas/tree";
 import { db } from "@/lib/server/db";
+import { toggleHeir } from "@/lib/tree/heirs";
+import { buildKinship } from "@/lib/tree/placements";
 import { mapPersonRefs } from "@/lib/tree/reducers";
 import { ApiError } from "@/lib/server/http/errors";
 import { describeZodError } from "@/lib/validation-message";
@@ -72,6 +74,22 @@ export async function importTree(
   }
 }
 
+/** A file's heirs with the new person ids: those placed in the tree, one per generation. */
+function importedHeirs(
+  keys: string[] | undefined,
+  personIds: ReadonlyMap<string, string>,
+  data: TreeNode,
+): string[] {
+  if (!keys || keys.length === 0) return [];
+  const { generation } = buildKinship(data);
+  let heirs: string[] = [];
+  for (const key of keys) {
+    const id = personIds.get(key);
+    if (id && !heirs.includes(id)) heirs = toggleHeir(heirs, id, (p) => generation.get(p));
+  }
+  return heirs;
+}
+
 async function importTreeOrThrow(
   ownerId: string,
   file: ImportedTree,
@@ -88,6 +106,7 @@ async function importTreeOrThrow(
   const data = remapData(file.data, personIds);
   const checked = treeData.safeParse(data);
   if (!checked.success) throw new ImportError(describeZodError(checked.error));
+  const heirs = importedHeirs(file.heirs, personIds, checked.data);
 
   // Only images something uses are stored; the cover wins the folder when shared with an avatar.
   const usage = new Map<string, "avatar" | "cover">();
@@ -118,9 +137,10 @@ async function importTreeOrThrow(
   try {
     await db.$transaction(async (tx) => {
       await tx.$executeRaw`
-        INSERT INTO "Tree" ("id", "ownerId", "title", "description", "cover", "data", "createdAt", "updatedAt")
+        INSERT INTO "Tree" ("id", "ownerId", "title", "description", "cover", "data", "heirs", "createdAt", "updatedAt")
         VALUES (${treeId}, ${ownerId}, ${title}, ${description}, ${imageName(file.cover)},
-          ${JSON.stringify(checked.data)}::jsonb, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)`;
+          ${JSON.stringify(checked.data)}::jsonb, ${JSON.stringify(heirs)}::jsonb,
+          CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)`;
       const uploads = [...new Map([...stored.byKey.values()].map((i) => [i.name, i])).values()];
       if (uploads.length > 0) {
         await tx.upload.createMany({
