@@ -177,3 +177,32 @@ describe("exportFileName", () => {
     expect(exportFileName(title, "zip")).toBe(name);
   });
 });
+
+describe("heirs in the backup (issue 26)", () => {
+  it("are written to heirloom.json and read back by the import", () => {
+    const tree = {
+      _id: "tree-1",
+      title: "Heirs",
+      description: "",
+      cover: null,
+      data,
+      heirs: ["p1", "p3"],
+    };
+    const bytes = writeHeirloomZip({
+      tree,
+      people: [person("p1"), person("p2"), person("p3")],
+      images: new Map(),
+      exportedAt: new Date("2025-01-02T03:04:05Z"),
+    });
+    const manifest = JSON.parse(openZip(bytes).readText("heirloom.json")) as { heirs?: string[] };
+    expect(manifest.heirs).toEqual(["p1", "p3"]);
+    expect(parseHeirloomZip(bytes).heirs).toEqual(["p1", "p3"]);
+    const none = writeHeirloomZip({
+      tree: { ...tree, heirs: [] },
+      people: [person("p1"), person("p2"), person("p3")],
+      images: new Map(),
+      exportedAt: new Date("2025-01-02T03:04:05Z"),
+    });
+    expect(parseHeirloomZip(none).heirs).toBeUndefined();
+  });
+});

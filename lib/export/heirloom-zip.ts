@@ -13,7 +13,7 @@ import type { Tree } from "@/lib/schemas/tree";
 import { viewerHtml } from "./viewer-html";
 
 export interface HeirloomBackup {
-  tree: Pick<Tree, "_id" | "title" | "description" | "cover" | "data">;
+  tree: Pick<Tree, "_id" | "title" | "description" | "cover" | "data" | "heirs">;
   people: Person[];
   /** Image bytes by Heirloom name ("avatar/<uuid>.png"); stored as images/<name>. */
   images: ReadonlyMap<string, Uint8Array>;
@@ -43,6 +43,8 @@ export function writeHeirloomZip(backup: HeirloomBackup): Uint8Array {
     version: BACKUP_VERSION,
     exportedAt: exportedAt.toISOString(),
     counts: { people: people.length, images: images.size },
+    // kept apart from the structure, as on the server (issue 26); Plum Tree's files stay as they are
+    ...(tree.heirs && tree.heirs.length > 0 ? { heirs: tree.heirs } : {}),
   };
   const treeJs = `var tree=${scriptSafeJson({
     _id: tree._id,

@@ -633,3 +633,24 @@ describe("lossless round trips (issue 13)", () => {
     expect(parseGedcom(enc(again)).people[0]!.custom).toEqual(edited.people[0]!.custom);
   });
 });
+
+describe("heirs in the GEDCOM export (issue 26)", () => {
+  it("tags each heir's INDI with their generation, declares the tag, and the import reads them back", () => {
+    const people = [person("h1", "Ada"), person("h2", "Dev"), person("h3", "Cora")];
+    const data = node("h1", [node("h3"), node("h2")]);
+    const tree: Tree = { _id: "t", title: "Heirs", description: "", cover: null, data, version: 1 };
+    expect(writeGedcom({ tree, people })).not.toContain("_HEIRLOOM_HEIR");
+    const text = writeGedcom({ tree: { ...tree, heirs: ["h1", "h2"] }, people });
+    expect(text).toContain("2 TAG _HEIRLOOM_HEIR https://heirloom.example/gedcom/v1/heir");
+    expect(text.match(/^1 _HEIRLOOM_HEIR \d+$/gm)).toEqual([
+      "1 _HEIRLOOM_HEIR 1",
+      "1 _HEIRLOOM_HEIR 2",
+    ]);
+    const back = parseGedcom(new TextEncoder().encode(text));
+    const names = (back.heirs ?? []).map(
+      (key) => back.people.find((p) => p.key === key)?.firstName,
+    );
+    expect(names).toEqual(["Ada", "Dev"]);
+    expect(back.notes ?? []).toEqual([]);
+  });
+});

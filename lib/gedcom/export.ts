@@ -4,7 +4,8 @@
 import type { Person } from "@/lib/schemas/person";
 import type { ParentType, PartnerType, Tree, TreeNode } from "@/lib/schemas/tree";
 import { EVENT_TAGS, SEX_CODES, SEX_TITLE, eventParts } from "./events";
-import { HEIRLOOM_SCHEMA, HEIRLOOM_TAGS } from "./tags";
+import { HEIRLOOM_HEIR_SCHEMA, HEIRLOOM_SCHEMA, HEIRLOOM_TAGS } from "./tags";
+import { buildKinship } from "@/lib/tree/placements";
 
 interface Family {
   index: number;
@@ -211,6 +212,17 @@ export function writeGedcom(input: { tree: Tree; people: Person[] }): string {
   const out: string[] = [];
   out.push("0 HEAD", "1 GEDC", "2 VERS 7.0", "1 SCHMA");
   for (const [tag, uri] of HEIRLOOM_SCHEMA) out.push(`2 TAG ${tag} ${uri}`);
+  // heirs (issue 26): kept on the tree apart from its nodes, written on their INDI
+  const heirGenerations = new Map<string, number>();
+  if (tree.heirs && tree.heirs.length > 0) {
+    const { generation } = buildKinship(tree.data);
+    for (const id of tree.heirs) {
+      const at = generation.get(id);
+      if (at !== undefined && known.has(id)) heirGenerations.set(id, at);
+    }
+  }
+  if (heirGenerations.size > 0)
+    out.push(`2 TAG ${HEIRLOOM_HEIR_SCHEMA[0]} ${HEIRLOOM_HEIR_SCHEMA[1]}`);
   out.push("1 SOUR HEIRLOOM", "2 NAME Heirloom");
   if (tree.title.trim() !== "") pushLine(out, 1, HEIRLOOM_TAGS.title, tree.title);
   if (tree.description.trim() !== "") {
@@ -239,6 +251,8 @@ export function writeGedcom(input: { tree: Tree; people: Person[] }): string {
       pushLine(out, 1, HEIRLOOM_TAGS.aspiration, aspiration);
     }
     for (const state of person.lifeStates) pushLine(out, 1, HEIRLOOM_TAGS.lifeState, state);
+    const heirOf = heirGenerations.get(id);
+    if (heirOf !== undefined) out.push(`1 ${HEIRLOOM_TAGS.heir} ${heirOf}`);
     if (own.childOf.length === 0 && own.looseParentType) {
       out.push(`1 ${HEIRLOOM_TAGS.parentType} ${own.looseParentType}`);
     }

@@ -38,6 +38,10 @@ export function parseGedcom(bytes: Uint8Array, options: GedcomImportOptions = {}
     images: new Map(),
     notes: graph.warnings.notes(),
     families,
+    // heirs (issue 26): the import keeps one per generation of the tree it builds
+    heirs: graph.people
+      .filter((person) => person.record.children.some((n) => n.tag === HEIRLOOM_TAGS.heir))
+      .map((person) => person.key),
   };
 }
 

@@ -14,7 +14,15 @@ export const HEIRLOOM_TAGS = {
   trait: "_HEIRLOOM_TRAIT",
   aspiration: "_HEIRLOOM_ASPIRATION",
   lifeState: "_HEIRLOOM_LIFE_STATE",
+  /** INDI: the heir of their generation (issue 26), with the generation number as payload. */
+  heir: "_HEIRLOOM_HEIR",
 } as const;
+
+/** The heir tag's SCHMA line; declared only by files that use it, so other exports stay as they were. */
+export const HEIRLOOM_HEIR_SCHEMA: [tag: string, uri: string] = [
+  HEIRLOOM_TAGS.heir,
+  `${HEIRLOOM_SCHEMA_BASE}heir`,
+];
 
 /** The HEAD.SCHMA TAG lines' payloads, in a fixed order. */
 export const HEIRLOOM_SCHEMA: [tag: string, uri: string][] = [

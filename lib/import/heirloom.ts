@@ -1,11 +1,13 @@
 // Heirloom's own backup ZIP: Plum Tree's layout (so PruneTree and Plum Tree tools can read it)
 // plus heirloom.json, a manifest that says what wrote it:
-//   heirloom.json   {format: "heirloom-backup", version: 1, exportedAt, counts: {people, images}}
+//   heirloom.json   {format: "heirloom-backup", version: 1, exportedAt, counts: {people, images},
+//                    heirs?: [person _id, …] (one per generation, issue 26)}
 //   data/tree.js    var tree={_id, title, description, cover, data}
 //   data/people.js  var people=[Person, …] (the API's Person shape)
 //   images/<name>   each image under its Heirloom name, e.g. images/avatar/<uuid>.png
 //   tree.html       a self-contained viewer that works offline from file://
 import { z } from "zod";
+import { TREE_LIMITS } from "@/lib/schemas/tree";
 import { parseJsonFile, parseWith } from "./normalize";
 import { readPlumLayout } from "./plumtree";
 import type { ImportedTree } from "./types";
@@ -21,6 +23,10 @@ export const heirloomManifest = z.object({
   version: z.number().int().min(1),
   exportedAt: z.string(),
   counts: z.object({ people: z.number().int().min(0), images: z.number().int().min(0) }),
+  heirs: z
+    .array(z.string().max(64))
+    .max(TREE_LIMITS.maxDepth, `heirloom.json names more than ${TREE_LIMITS.maxDepth} heirs`)
+    .optional(),
 });
 export type HeirloomManifest = z.infer<typeof heirloomManifest>;
 
@@ -38,5 +44,6 @@ export function parseHeirloomZip(bytes: ZipInput, limits?: ZipLimits): ImportedT
       `This backup was made by a newer Heirloom (format version ${manifest.version}); this one reads version ${BACKUP_VERSION}`,
     );
   }
-  return readPlumLayout(zip, "heirloom");
+  const tree = readPlumLayout(zip, "heirloom");
+  return manifest.heirs ? { ...tree, heirs: manifest.heirs } : tree;
 }

@@ -52,6 +52,8 @@ export interface ImportedTree {
   /** Things the importer left out or read past, for the player (e.g. an image missing from the
    * archive, 622 pointers to missing families). */
   notes?: string[];
+  /** The heirs, as person keys (an Heirloom backup's heirloom.json, issue 26). */
+  heirs?: string[];
   /** How many unconnected families the file holds (GEDCOM); otherwise counted from the tree. */
   families?: number;
 }

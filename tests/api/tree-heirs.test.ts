@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { PublishedTreeView } from "@/lib/schemas/published";
 import type { Tree, TreeNode } from "@/lib/schemas/tree";
 import { emptyNode } from "@/lib/tree/empty-node";
-import { api } from "../helpers/api";
+import { api, call } from "../helpers/api";
 import { type TestUser, createPerson, createTree, createUser } from "../helpers/factories";
 
 let owner: TestUser;
@@ -38,7 +38,8 @@ async function legacy() {
 
 const heirsPath = (treeId: string) => `/api/trees/${treeId}/heirs`;
 
-describe("PUT /api/trees/{treeId}/heirs", () => {
+// publishing and a ZIP round trip take a while on a busy machine
+describe("PUT /api/trees/{treeId}/heirs", { timeout: 180_000 }, () => {
   it("stores the heirs oldest generation first and the tree answers them", async () => {
     const { tree, ada, dev, eli } = await legacy();
     expect((await api.get(heirsPath(tree._id), { token: owner.token })).body).toEqual({
@@ -133,5 +134,33 @@ describe("PUT /api/trees/{treeId}/heirs", () => {
     expect(theirs.status).toBe(404);
     expect(theirs.body).toEqual({ errors: [{ detail: "Tree not found" }] });
     expect((await api.get(heirsPath(tree._id), { token: stranger.token })).status).toBe(404);
+  });
+
+  it("travel through the backup ZIP: export, then import as a new tree with the new ids", async () => {
+    const { tree, ada, dev, eli } = await legacy();
+    await api.put(
+      heirsPath(tree._id),
+      { heirs: [ada._id, dev._id, eli._id] },
+      { token: owner.token },
+    );
+    const exported = await call("GET", `/api/trees/${tree._id}/export`, { token: owner.token });
+    expect(exported.status).toBe(200);
+    const imported = await call<{ tree: Tree }>("POST", "/api/trees/import", {
+      token: owner.token,
+      rawBody: new Uint8Array(exported.bytes),
+      headers: { "content-type": "application/zip" },
+    });
+    expect(imported.status).toBe(201);
+    const copy = imported.body.tree;
+    const read = await api.get<Tree>(`/api/trees/${copy._id}`, { token: owner.token });
+    // the copy's heirs are its own Sims, in the same places: founder, then down Dev's line
+    const root = read.body.data;
+    const devNode = root.children[1]!;
+    expect(read.body.heirs).toEqual([
+      root.person!._id,
+      devNode.person!._id,
+      devNode.children[0]!.person!._id,
+    ]);
+    expect(read.body.heirs).not.toContain(ada._id);
   });
 });

@@ -43,17 +43,20 @@ type Key = keyof typeof NAMES;
 async function calloways(request: APIRequestContext) {
   const user = await signUpViaApi(request, "findway");
   const tree = await createTreeViaApi(request, user.token, { title: "The Calloway Legacy" });
-  const p = {} as Record<Key, Person>;
-  for (const [key, [firstName, lastName, gender]] of Object.entries(NAMES) as [
+  const entries = Object.entries(NAMES) as [Key, (typeof NAMES)[Key]][];
+  const created = await Promise.all(
+    entries.map(([, [firstName, lastName, gender]]) =>
+      createPersonViaApi(request, user.token, tree._id, {
+        firstName,
+        lastName,
+        custom: gender ? [{ title: "Gender", value: gender }] : [],
+      }),
+    ),
+  );
+  const p = Object.fromEntries(entries.map(([key], at) => [key, created[at]!])) as Record<
     Key,
-    (typeof NAMES)[Key],
-  ][]) {
-    p[key] = await createPersonViaApi(request, user.token, tree._id, {
-      firstName,
-      lastName,
-      custom: gender ? [{ title: "Gender", value: gender }] : [],
-    });
-  }
+    Person
+  >;
   const ref = (key: Key) => ({ _id: p[key]._id });
   const chain = (keys: Key[]): TreeNode[] => {
     const [first, ...rest] = keys;
@@ -225,6 +228,8 @@ async function expectHeirLine(page: Page, p: Record<Key, Person>, heirs: Key[]) 
 for (const viewport of VIEWPORTS) {
   test.describe(`at ${viewport.width}x${viewport.height}`, () => {
     test.use({ viewport: { width: viewport.width, height: viewport.height } });
+    // many steps, each a round trip on a shared, busy machine
+    test.setTimeout(600_000);
 
     test("the public view: find, generations, relations, heir line, other places", async ({
       page,

@@ -1,6 +1,7 @@
 import "server-only";
 import { loadTreeForExport } from "./load-export";
 import { exportFileName } from "@/lib/export/filename";
+import { getTreeHeirs } from "@/lib/server/trees/set-tree-heirs";
 import { imageName } from "@/lib/schemas/common";
 import { logger } from "@/lib/server/logger";
 import { readOriginalInOwnFormat } from "@/lib/server/uploads/stored-original";
@@ -48,7 +49,12 @@ export async function exportTreeZip(
   );
   const bytes = await runInWorker(
     "exportZip",
-    { tree: source.tree, people: source.people, images, exportedAt: now.toISOString() },
+    {
+      tree: { ...source.tree, ...(await getTreeHeirs(ownerId, treeId)) },
+      people: source.people,
+      images,
+      exportedAt: now.toISOString(),
+    },
     transferables({ images }),
   );
   return { filename: exportFileName(source.title, "zip"), contentType: "application/zip", bytes };

@@ -57,9 +57,10 @@ export async function importPrepared(
   try {
     await db.$transaction(async (tx) => {
       await tx.$executeRaw`
-        INSERT INTO "Tree" ("id", "ownerId", "title", "description", "cover", "data", "createdAt", "updatedAt")
+        INSERT INTO "Tree" ("id", "ownerId", "title", "description", "cover", "data", "heirs", "createdAt", "updatedAt")
         VALUES (${treeId}, ${ownerId}, ${title}, ${description}, ${imageName(prepared.cover)},
-          ${prepared.dataJson}::jsonb, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)`;
+          ${prepared.dataJson}::jsonb, ${JSON.stringify(prepared.heirs)}::jsonb,
+          CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)`;
       const uploads = [...new Map([...stored.byKey.values()].map((i) => [i.name, i])).values()];
       if (uploads.length > 0) {
         await tx.upload.createMany({

@@ -8,6 +8,8 @@ import { looksLikeZip, type ZipInput, type ZipLimits, type ZipSource } from "@/l
 import { PERSON_LIMITS } from "@/lib/schemas/person";
 import { objectId } from "@/lib/schemas/common";
 import { treeData, type PersonRef, type TreeNode } from "@/lib/schemas/tree";
+import { toggleHeir } from "@/lib/tree/heirs";
+import { buildKinship } from "@/lib/tree/placements";
 import { mapPersonRefs } from "@/lib/tree/reducers";
 import { describeZodError } from "@/lib/validation-message";
 import { clipDescription, clipLine, clipPerson, clipTitle } from "./clip";
@@ -49,6 +51,8 @@ export interface PreparedImport {
   cover: string | null;
   /** The checked structure with the new person ids, as JSON. */
   dataJson: string;
+  /** The file's heirs with the new person ids: those placed in the tree, one per generation. */
+  heirs: string[];
   /**
    * The people as JSON arrays of at most PEOPLE_BATCH rows each (insert-people.ts's columns),
    * with the image key in "avatarKey" and no links: the request thread stores the images and
@@ -195,6 +199,7 @@ export async function prepareImport(input: PrepareImportInput): Promise<Prepared
     description: clipDescription(file.description),
     cover: file.cover,
     dataJson: JSON.stringify(checked.data),
+    heirs: importedHeirs(file.heirs, personIds, checked.data),
     peopleBatches,
     people: file.people.length,
     usage: [...usage],
@@ -231,4 +236,20 @@ export function resolveLinkCandidates(
     }
   }
   return { kept, dropped };
+}
+
+/** A file's heirs with the new person ids: those placed in the tree, one per generation. */
+function importedHeirs(
+  keys: string[] | undefined,
+  personIds: ReadonlyMap<string, string>,
+  data: TreeNode,
+): string[] {
+  if (!keys || keys.length === 0) return [];
+  const { generation } = buildKinship(data);
+  let heirs: string[] = [];
+  for (const key of keys) {
+    const id = personIds.get(key);
+    if (id && !heirs.includes(id)) heirs = toggleHeir(heirs, id, (p) => generation.get(p));
+  }
+  return heirs;
 }
