@@ -2,7 +2,6 @@ import "server-only";
 import { exportFileName } from "@/lib/export/filename";
 import { runInWorker } from "@/lib/server/workers/pool";
 import type { ExportedFile } from "./export-tree-zip";
-import { getTreeHeirs } from "@/lib/server/trees/set-tree-heirs";
 import { loadTreeForExport } from "./load-export";
 
 export const GEDCOM_CONTENT_TYPE = "text/vnd.familysearch.gedcom; charset=utf-8";
@@ -14,7 +13,7 @@ export const GEDCOM_CONTENT_TYPE = "text/vnd.familysearch.gedcom; charset=utf-8"
 export async function exportTreeGedcom(ownerId: string, treeId: string): Promise<ExportedFile> {
   const source = await loadTreeForExport(ownerId, treeId);
   const bytes = await runInWorker("exportGedcom", {
-    tree: { ...source.tree, ...(await getTreeHeirs(ownerId, treeId)) },
+    tree: source.tree,
     people: source.people,
   });
   return {

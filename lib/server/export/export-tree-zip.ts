@@ -1,7 +1,6 @@
 import "server-only";
 import { loadTreeForExport } from "./load-export";
 import { exportFileName } from "@/lib/export/filename";
-import { getTreeHeirs } from "@/lib/server/trees/set-tree-heirs";
 import { imageName } from "@/lib/schemas/common";
 import { logger } from "@/lib/server/logger";
 import { readOriginalInOwnFormat } from "@/lib/server/uploads/stored-original";
@@ -50,7 +49,7 @@ export async function exportTreeZip(
   const bytes = await runInWorker(
     "exportZip",
     {
-      tree: { ...source.tree, ...(await getTreeHeirs(ownerId, treeId)) },
+      tree: source.tree,
       people: source.people,
       images,
       exportedAt: now.toISOString(),

@@ -24,7 +24,7 @@ export async function loadTreeForExport(ownerId: string, treeId: string): Promis
   >`
     SELECT t."title", t."cover",
       json_build_object('_id', t."id", 'title', t."title", 'description', t."description",
-        'cover', t."cover", 'data', t."data", 'version', t."version")::text AS "tree",
+        'cover', t."cover", 'data', t."data", 'version', t."version", 'heirs', t."heirs")::text AS "tree",
       (SELECT COALESCE(json_agg(json_build_object('_id', p."id", 'tree', p."treeId",
           'avatar', p."avatar", 'firstName', p."firstName", 'lastName', p."lastName",
           'bio', p."bio", 'traits', p."traits", 'aspirations', p."aspirations",
