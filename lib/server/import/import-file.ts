@@ -30,7 +30,10 @@ export async function importFile(
   if (bytes.length === 0) throw new ApiError(400, EMPTY_FILE);
   let file;
   try {
-    file = await parseImportFile(bytes, query.format, limits, { fileName: query.fileName });
+    file = await parseImportFile(bytes, query.format, limits, {
+      fileName: query.fileName,
+      household: query.household,
+    });
   } catch (error) {
     if (error instanceof ImportError) throw new ApiError(400, error.message);
     throw error;

@@ -27,16 +27,16 @@ export async function insertPeople(tx: Prisma.TransactionClient, rows: PersonRow
     }));
     await tx.$executeRaw`
       INSERT INTO "Person" ("id", "treeId", "avatar", "firstName", "lastName", "bio", "traits",
-        "aspirations", "lifeStates", "custom", "links", "createdAt", "updatedAt")
+        "aspirations", "lifeStates", "custom", "links", "gameId", "createdAt", "updatedAt")
       SELECT r."id", r."treeId", r."avatar", r."firstName", r."lastName", r."bio",
         ARRAY(SELECT v FROM jsonb_array_elements_text(r."traits") WITH ORDINALITY AS t(v, n) ORDER BY n),
         ARRAY(SELECT v FROM jsonb_array_elements_text(r."aspirations") WITH ORDINALITY AS t(v, n) ORDER BY n),
         ARRAY(SELECT v FROM jsonb_array_elements_text(r."lifeStates") WITH ORDINALITY AS t(v, n) ORDER BY n),
-        r."custom", r."links", r."createdAt", r."createdAt"
+        r."custom", r."links", r."gameId", r."createdAt", r."createdAt"
       FROM jsonb_to_recordset(${JSON.stringify(batch)}::jsonb) AS r(
         "id" text, "treeId" text, "avatar" text, "firstName" text, "lastName" text, "bio" text,
         "traits" jsonb, "aspirations" jsonb, "lifeStates" jsonb, "custom" jsonb, "links" jsonb,
-        "createdAt" timestamp(3)
+        "gameId" text, "createdAt" timestamp(3)
       )`;
   }
 }
