@@ -30,6 +30,11 @@ export const GUIDES = [
     title: "Linking Sims to Other Trees",
     summary: "Connect a Sim to the same Sim in another public tree, so visitors can follow them.",
   },
+  {
+    slug: "import-from-the-sims-4",
+    title: "Import from The Sims 4",
+    summary: "Bring a household's family in straight from a save or a Gallery household, and sync it as you play.",
+  },
 ] as const;
 
 export type Guide = (typeof GUIDES)[number];

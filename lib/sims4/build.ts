@@ -117,8 +117,16 @@ class Layout {
     }
   }
 
+  private readonly couplesOf = new Map<string, [string, PartnerType][]>();
+
   /** A Sim's partners: explicit links first (married before others), then co-parents. */
   couples(id: string): [string, PartnerType][] {
+    let known = this.couplesOf.get(id);
+    if (!known) this.couplesOf.set(id, (known = this.findCouples(id)));
+    return known;
+  }
+
+  private findCouples(id: string): [string, PartnerType][] {
     const out = new Map<string, PartnerType>();
     const explicit = [...(this.graph.partners.get(id) ?? new Map<string, PartnerType>())];
     explicit.sort((a, b) => (a[1] === "MARRIED" ? 0 : 1) - (b[1] === "MARRIED" ? 0 : 1));

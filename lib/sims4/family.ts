@@ -148,27 +148,52 @@ export interface HouseholdSummary {
   name: string;
   members: number;
   family: number;
+  /** Names of who comes in (members first), at most PREVIEW_NAMES of them. */
+  preview: string[];
 }
+
+export const PREVIEW_NAMES = 50;
 
 /** Every household with its member and family counts, the active one first. */
 export function summarizeHouseholds(save: Sims4Save, graph = buildFamilyGraph(save)): HouseholdSummary[] {
   // a family is the union of its members' connected parts: each part is walked once
   const part = new Map<string, number>();
-  const partSims: number[] = [];
+  const partSims: string[][] = [];
   for (const sim of save.sims) {
     if (part.has(sim.id)) continue;
     const members = familyOf(graph, [sim.id]);
     for (const id of members) part.set(id, partSims.length);
-    partSims.push(familySims(members).length);
+    partSims.push(familySims(members));
   }
+  const nameOf = (id: string) => {
+    const sim = graph.sims.get(id) ?? graph.culled.get(id);
+    return sim ? `${sim.firstName} ${sim.lastName}`.trim() : "";
+  };
   const membersOf = new Map<string, string[]>();
   for (const sim of save.sims) push(membersOf, sim.householdId, sim.id);
   const list = save.households.map((household) => {
     const members = membersOf.get(household.id) ?? [];
     const parts = new Set(members.map((id) => part.get(id)!));
     let family = 0;
-    for (const p of parts) family += partSims[p]!;
-    return { id: household.id, name: household.name, members: members.length, family };
+    const preview = members.slice(0, PREVIEW_NAMES);
+    const inPreview = new Set(preview);
+    for (const p of parts) {
+      family += partSims[p]!.length;
+      for (const id of partSims[p]!) {
+        if (preview.length >= PREVIEW_NAMES) break;
+        if (!inPreview.has(id)) {
+          inPreview.add(id);
+          preview.push(id);
+        }
+      }
+    }
+    return {
+      id: household.id,
+      name: household.name,
+      members: members.length,
+      family,
+      preview: preview.map(nameOf),
+    };
   });
   const active = list.findIndex((h) => h.id === save.activeHouseholdId);
   if (active > 0) list.unshift(...list.splice(active, 1));

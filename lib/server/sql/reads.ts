@@ -64,7 +64,7 @@ const peopleJson = (where: string) => `
     CROSS JOIN LATERAL (
       SELECT row_to_json(r)::text AS json FROM (
         SELECT p."id" AS "_id", p."treeId" AS "tree", p."avatar", p."firstName", p."lastName",
-          p."bio", p."traits", p."aspirations", p."lifeStates", p."custom", p."links"
+          p."bio", p."traits", p."aspirations", p."lifeStates", p."custom", p."links", p."gameId"
       ) r
     ) person
     WHERE p."treeId" = t."id"
