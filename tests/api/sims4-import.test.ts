@@ -189,6 +189,27 @@ describe("POST /api/trees/import with a Sims 4 save", () => {
   });
 });
 
+describe("Person.gameId", () => {
+  it("is kept when a client (the original one) saves a person without it", async () => {
+    const user = await newUser();
+    const imported = await post<ImportAnswer>(user.token, "/api/trees/import", writeSave(legacy()));
+    const [anna] = await peopleOf(user.token, imported.body.tree._id);
+    expect(anna!.gameId).toBe(id(1).toString());
+    const { gameId: _omitted, ...withoutGameId } = anna!;
+    const saved = await call<Person>("PUT", `/api/people/${anna!._id}`, {
+      token: user.token,
+      body: { ...withoutGameId, firstName: "Anna" },
+    });
+    expect(saved.status).toBe(200);
+    expect([saved.body.firstName, saved.body.gameId]).toEqual(["Anna", id(1).toString()]);
+    const bad = await call("PUT", `/api/people/${anna!._id}`, {
+      token: user.token,
+      body: { ...withoutGameId, gameId: 12 },
+    });
+    expect(bad.status).toBe(400);
+  });
+});
+
 describe("POST /api/trees/{id}/import (sync with a newer save)", () => {
   it("adds a baby and a spouse in place, keeps the player's bio, and answers what changed", async () => {
     const user = await newUser();

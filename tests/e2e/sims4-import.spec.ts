@@ -30,6 +30,8 @@ function legacySave(): Buffer {
   );
 }
 
+test.setTimeout(240_000);
+
 for (const [width, height] of [
   [1440, 900],
   [390, 844],
