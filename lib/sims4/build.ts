@@ -217,9 +217,21 @@ class Layout {
   /** Founders (no known parents), the household's eldest line first. */
   founderOrder(members: ReadonlySet<string>): string[] {
     const founders = this.family.filter((id) => (this.parentsOf.get(id) ?? []).length === 0);
+    // only the members' own ancestors can start the household's line: each is scored by a walk
+    const ancestors = new Set(members);
+    const up = [...members];
+    for (let head = 0; head < up.length; head += 1) {
+      for (const p of this.parentsOf.get(up[head]!) ?? []) {
+        if (!ancestors.has(p)) {
+          ancestors.add(p);
+          up.push(p);
+        }
+      }
+    }
     const score = new Map<string, [number, number, number]>();
     let budget = 4_000_000;
     for (const f of founders) {
+      if (!ancestors.has(f)) continue;
       if (budget <= 0) break;
       // generations down to the deepest member reached, members reached, people reached
       let deepest = -1;
