@@ -25,4 +25,4 @@ export const POST = withAuth<Params>(async ({ req, params, user }) => {
   return json({ tree: result.tree, changes: result.changes }, { headers: { ETag: result.etag } });
 });
 
-export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods("POST");
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods<Params>("POST");
