@@ -35,6 +35,12 @@ export const GUIDES = [
     title: "Finding Sims, Heirs and Relationships",
     summary: "Find a Sim by name, see generations, mark heirs and ask how two Sims are related.",
   },
+  {
+    slug: "import-from-the-sims-4",
+    title: "Import from The Sims 4",
+    summary:
+      "Bring a household's family in straight from a save or a Gallery household, and sync it as you play.",
+  },
 ] as const;
 
 export type Guide = (typeof GUIDES)[number];

@@ -26,6 +26,11 @@ export function PlumTreeSection() {
         <p className="text-neutral-700">
           Backups from PruneTree and GEDCOM files from other genealogy programs import the same way.
         </p>
+        <p className="text-neutral-700" data-home-sims4="">
+          Playing The Sims 4? Upload your save (<code>Slot_0000000N.save</code>) or a Gallery
+          household (<code>.trayitem</code>), pick the household, and its whole family comes in,
+          culled ancestors included. <TextLink href="/guides/import-from-the-sims-4">How it works</TextLink>
+        </p>
       </div>
       <div className="mt-4 flex min-h-10 flex-wrap items-center gap-3">
         <LinkButton href="/trees/import">Import your backup</LinkButton>

@@ -9,6 +9,7 @@ import { downloadExport, type ExportFormat } from "@/lib/client/api";
 import type { Person } from "@/lib/schemas/person";
 import type { TreeLayout } from "@/lib/tree/layout";
 import type { SaveStatus } from "./tree-saver";
+import { useUpdateFromSave } from "@/components/tree-import/update-from-save";
 
 /** The toolbar's height, which is also where the panels start (SPEC.md section 2). */
 export const TOOLBAR_HEIGHT = 65;
@@ -120,6 +121,7 @@ export function EditorToolbar(props: EditorToolbarProps) {
   const [mobileOpen, setMobileOpen] = useState(false);
   const [imageOpen, setImageOpen] = useState(false);
   const [exporting, setExporting] = useState<ExportFormat | null>(null);
+  const updateFromSave = useUpdateFromSave(treeId, onFlush);
   const rootRef = useRef<HTMLDivElement>(null);
   // The canvas is the toolbar's sibling in the editor.
   const getViewport = useCallback(
@@ -173,6 +175,7 @@ export function EditorToolbar(props: EditorToolbarProps) {
 
   return (
     <div ref={rootRef} className="relative z-30" aria-busy={exporting !== null || undefined}>
+      {updateFromSave.input}
       <div
         style={{ height: TOOLBAR_HEIGHT }}
         className="flex items-center gap-3 border-b border-plum-100 bg-white px-4"
@@ -203,6 +206,9 @@ export function EditorToolbar(props: EditorToolbarProps) {
             <DropdownLink href={`${base}/publish`}>Publish Tree</DropdownLink>
             <DropdownButton onClick={onDelete}>Delete Tree</DropdownButton>
             <DropdownLink href="/trees/import">Import</DropdownLink>
+            <DropdownButton onClick={updateFromSave.open} disabled={updateFromSave.busy}>
+              Update from a newer save
+            </DropdownButton>
             <DropdownButton onClick={exportBackup} disabled={exporting !== null}>
               Export backup
             </DropdownButton>
@@ -252,6 +258,9 @@ export function EditorToolbar(props: EditorToolbarProps) {
           <IntentLink href="/trees/import" className={mobileItem}>
             Import
           </IntentLink>
+          <button type="button" className={mobileItem} onClick={act(updateFromSave.open)}>
+            Update from a newer save
+          </button>
           <button
             type="button"
             className={mobileItem}

@@ -11,9 +11,12 @@ import { notify } from "@/lib/client/toast";
 import { TITLE_MAX } from "@/lib/schemas/tree";
 import { ImportProgress, type ImportPhase } from "./import-progress";
 import { ImportReportCard, type ImportReport } from "./import-report";
+import { importHousehold, isSims4File, listHouseholds, type HouseholdChoice } from "./sims4-client";
+import { Sims4Households } from "./sims4-households";
 
 /** The file types the import takes (SPEC: issue 6). */
-export const IMPORT_ACCEPT = ".zip,.ged,.gedcom,application/zip,application/x-zip-compressed";
+export const IMPORT_ACCEPT =
+  ".zip,.ged,.gedcom,.save,.trayitem,application/zip,application/x-zip-compressed";
 
 const FORMATS = [
   { value: "", label: "Detect automatically" },
@@ -21,6 +24,7 @@ const FORMATS = [
   { value: "prunetree", label: "PruneTree backup (ZIP)" },
   { value: "heirloom", label: "Heirloom backup (ZIP)" },
   { value: "gedcom", label: "GEDCOM (.ged)" },
+  { value: "sims4", label: "The Sims 4 save or Gallery household (.save, .trayitem)" },
 ] as const;
 
 export function formatBytes(bytes: number): string {
@@ -49,12 +53,35 @@ export function ImportForm() {
   const [phase, setPhase] = useState<ImportPhase>({ name: "idle" });
   const [error, setError] = useState<string | null>(null);
   const [report, setReport] = useState<ImportReport | null>(null);
-  const busy = phase.name !== "idle";
+  const [households, setHouseholds] = useState<HouseholdChoice[] | null>(null);
+  const [household, setHousehold] = useState<string | null>(null);
+  const [reading, setReading] = useState(false);
+  const busy = phase.name !== "idle" || reading;
+
+  async function readHouseholds(chosen: File) {
+    setReading(true);
+    try {
+      const list = await listHouseholds(chosen);
+      setHouseholds(list);
+      setHousehold(list[0]?.id ?? null);
+    } catch (caught) {
+      setError(
+        caught instanceof ApiRequestError && caught.detail
+          ? caught.detail
+          : "The save could not be read. Try again.",
+      );
+    } finally {
+      setReading(false);
+    }
+  }
 
   function choose(chosen: File | null | undefined) {
     if (!chosen || busy) return;
     setFile(chosen);
     setError(null);
+    setHouseholds(null);
+    setHousehold(null);
+    if (isSims4File(chosen.name)) void readHouseholds(chosen);
   }
 
   function onDrop(event: DragEvent<HTMLElement>) {
@@ -71,13 +98,17 @@ export function ImportForm() {
     setError(null);
     setPhase({ name: "uploading", fraction: 0 });
     try {
-      const result = await importTree(file, {
-        title: title.trim() || undefined,
-        format: format || undefined,
-        fileName: file.name,
-        onProgress: (fraction) =>
-          setPhase(fraction >= 1 ? { name: "importing" } : { name: "uploading", fraction }),
-      });
+      const onProgress = (fraction: number) =>
+        setPhase(fraction >= 1 ? { name: "importing" } : { name: "uploading", fraction });
+      const result =
+        households && household
+          ? await importHousehold(file, household, { title: title.trim() || undefined, onProgress })
+          : await importTree(file, {
+              title: title.trim() || undefined,
+              format: format || undefined,
+              fileName: file.name,
+              onProgress,
+            });
       const { tree, imported } = result;
       session.addTree({ _id: tree._id, title: tree.title });
       notify.success(
@@ -136,7 +167,7 @@ export function ImportForm() {
     <>
       <PageHeader
         title="Import a Tree"
-        description="Bring a legacy in from a backup: a ZIP downloaded from The Plum Tree, a PruneTree or Heirloom backup, or a GEDCOM file from another genealogy program. It becomes a new tree of yours; nothing you already have is changed."
+        description="Bring a legacy in from a backup: a ZIP downloaded from The Plum Tree, a PruneTree or Heirloom backup, a GEDCOM file from another genealogy program, or straight from the game: a Sims 4 save (.save) or Gallery household (.trayitem). It becomes a new tree of yours; nothing you already have is changed."
       />
       <Card className="max-w-3xl">
         <form
@@ -197,10 +228,28 @@ export function ImportForm() {
                 {file ? "Choose another file" : "Choose a file"}
               </label>
               <p id={fileHintId} className="text-sm text-neutral-600">
-                .zip (The Plum Tree, PruneTree or Heirloom backup) or .ged (GEDCOM 5.5.1 or 7)
+                .zip (The Plum Tree, PruneTree or Heirloom backup), .ged (GEDCOM 5.5.1 or 7), or
+                a Sims 4 .save or .trayitem (
+                <a href="/guides/import-from-the-sims-4" className="underline">
+                  where to find them
+                </a>
+                )
               </p>
             </div>
           </div>
+          {reading && (
+            <p role="status" className="text-sm text-neutral-700" data-sims4-reading="">
+              Reading the save&rsquo;s households…
+            </p>
+          )}
+          {households && (
+            <Sims4Households
+              households={households}
+              selected={household}
+              onSelect={setHousehold}
+              disabled={busy}
+            />
+          )}
           <TextField
             label="Title (optional)"
             name="title"

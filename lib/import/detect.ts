@@ -3,14 +3,15 @@
 import { MANIFEST_FILE } from "./heirloom";
 import { TREE_FILE } from "./plumtree";
 import { BUNDLE_FILE } from "./prunetree";
+import { looksLikeSims4 } from "@/lib/sims4/sniff";
 import { ImportError } from "./types";
 import { looksLikeZip, openZip, type ZipInput, type ZipLimits } from "./zip";
 
-export const IMPORT_FORMATS = ["plumtree", "prunetree", "heirloom", "gedcom"] as const;
+export const IMPORT_FORMATS = ["plumtree", "prunetree", "heirloom", "gedcom", "sims4"] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 
 export const UNKNOWN_FORMAT =
-  "This file is not a backup we can read. Choose a Plum Tree, PruneTree or Heirloom backup ZIP, or a GEDCOM (.ged) file.";
+  "This file is not a backup we can read. Choose a Plum Tree, PruneTree or Heirloom backup ZIP, a GEDCOM (.ged) file, or a Sims 4 save (.save) or tray item (.trayitem).";
 
 const UTF8_BOM = [0xef, 0xbb, 0xbf];
 
@@ -49,5 +50,6 @@ export function detectFormat(bytes: ZipInput, limits?: ZipLimits): ImportFormat 
   }
   // A file that is not a ZIP reaches here in memory (read-import-body.ts).
   if (bytes instanceof Uint8Array && looksLikeGedcom(bytes)) return "gedcom";
+  if (bytes instanceof Uint8Array && looksLikeSims4(bytes)) return "sims4";
   throw new ImportError(UNKNOWN_FORMAT);
 }

@@ -11,7 +11,7 @@ export async function parseImportFile(
   bytes: ZipInput,
   format?: ImportFormat,
   limits?: ZipLimits,
-  options: { fileName?: string } = {},
+  options: { fileName?: string; household?: string } = {},
 ): Promise<ImportedTree> {
   switch (format ?? detectFormat(bytes, limits)) {
     case "plumtree":
@@ -24,6 +24,10 @@ export async function parseImportFile(
       // Loaded on demand: GEDCOM is the other importer's module and most imports are ZIPs.
       const { parseGedcom } = await import("@/lib/gedcom/import");
       return parseGedcom(bytesOf(bytes), { fileName: options.fileName });
+    }
+    case "sims4": {
+      const { parseSims4 } = await import("@/lib/sims4");
+      return parseSims4(bytesOf(bytes), { household: options.household });
     }
   }
 }

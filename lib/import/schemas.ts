@@ -14,6 +14,11 @@ export const importQuery = z.object({
     .optional(),
   /** The name of the file the player chose: a GEDCOM file without a title of its own is named after it. */
   fileName: z.string().max(1_000, "fileName can be at most 1000 characters").optional(),
+  /** The Sims 4 household to import from a save (a decimal id); without it, the active one. */
+  household: z
+    .string()
+    .regex(/^\d{1,20}$/, "household must be a household id: a decimal number")
+    .optional(),
 });
 export type ImportQuery = z.infer<typeof importQuery>;
 

@@ -23,6 +23,8 @@ export interface ImportedPerson {
    * when they target a tree published on this server.
    */
   links?: ImportedLink[];
+  /** The game's Sim id (The Sims 4 import), as a decimal string. */
+  gameId?: string;
 }
 
 /** A person's link to a person in another tree, with the ids the file used. */
@@ -37,7 +39,7 @@ export type ImportedImages = Map<string, Uint8Array>;
 
 export interface ImportedTree {
   /** What the file was, for messages and logs. */
-  source: "plumtree" | "prunetree" | "heirloom" | "gedcom";
+  source: "plumtree" | "prunetree" | "heirloom" | "gedcom" | "sims4";
   title: string;
   /** HTML; sanitized on the server before it is stored. */
   description: string;

@@ -44,6 +44,11 @@ export const personLink = z.object({
 });
 export type PersonLink = z.infer<typeof personLink>;
 
+/** A Sims 4 Sim id: a decimal string, as the ids pass 2^53. */
+export const gameId = z
+  .string({ error: "gameId must be a decimal string" })
+  .regex(/^\d{1,20}$/, "gameId must be a Sims 4 Sim id: a decimal number of at most 20 digits");
+
 const personFields = {
   avatar: imageName.nullable().default(null),
   firstName: name.default(""),
@@ -53,6 +58,8 @@ const personFields = {
   aspirations: textList("Aspirations").default([]),
   lifeStates: textList("Life States").default([]),
   custom: z.array(customRow).max(PERSON_LIMITS.customRows, "Too many custom rows").default([]),
+  /** The Sim's id in The Sims 4; a body without it leaves the stored one as it is. */
+  gameId: gameId.nullable().optional(),
 };
 
 export const createPersonBody = z.object({ tree: objectId, ...personFields });
@@ -88,6 +95,8 @@ export interface Person {
   lifeStates: string[];
   custom: { title: string; value: string }[];
   links: PersonLink[];
+  /** The Sim's id in The Sims 4 (decimal), or null; always sent by the API. */
+  gameId?: string | null;
 }
 
 export type CreatePersonBody = z.infer<typeof createPersonBody>;

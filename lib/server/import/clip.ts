@@ -50,6 +50,7 @@ export interface ClippedPerson {
   aspirations: string[];
   lifeStates: string[];
   custom: { title: string; value: string }[];
+  gameId: string | null;
 }
 
 /** A person's fields within PERSON_LIMITS, with the bio sanitized. */
@@ -65,6 +66,7 @@ export function clipPerson(person: ImportedPerson): ClippedPerson {
       title: clip(storableText(row.title), PERSON_LIMITS.customTitle),
       value: clip(storableText(row.value), PERSON_LIMITS.customValue),
     })),
+    gameId: person.gameId && /^\d{1,20}$/.test(person.gameId) ? person.gameId : null,
   };
 }
 

@@ -39,6 +39,7 @@ export async function importFile(
       format: query.format,
       limits: options.limits,
       fileName: query.fileName,
+      household: query.household,
       title: query.title || undefined,
     });
     return await importPrepared(ownerId, prepared);

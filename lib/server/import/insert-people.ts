@@ -22,17 +22,17 @@ export async function insertPeople(
   for (const batch of batches) {
     await tx.$executeRaw`
       INSERT INTO "Person" ("id", "treeId", "avatar", "firstName", "lastName", "bio", "traits",
-        "aspirations", "lifeStates", "custom", "links", "createdAt", "updatedAt")
+        "aspirations", "lifeStates", "custom", "links", "gameId", "createdAt", "updatedAt")
       SELECT r."id", r."treeId", ${avatarJson}::jsonb ->> r."avatarKey", r."firstName",
         r."lastName", r."bio",
         ARRAY(SELECT v FROM jsonb_array_elements_text(r."traits") WITH ORDINALITY AS t(v, n) ORDER BY n),
         ARRAY(SELECT v FROM jsonb_array_elements_text(r."aspirations") WITH ORDINALITY AS t(v, n) ORDER BY n),
         ARRAY(SELECT v FROM jsonb_array_elements_text(r."lifeStates") WITH ORDINALITY AS t(v, n) ORDER BY n),
-        r."custom", COALESCE(${linksJson}::jsonb -> r."id", '[]'::jsonb), r."createdAt", r."createdAt"
+        r."custom", COALESCE(${linksJson}::jsonb -> r."id", '[]'::jsonb), r."gameId", r."createdAt", r."createdAt"
       FROM jsonb_to_recordset(${batch}::jsonb) AS r(
         "id" text, "treeId" text, "avatarKey" text, "firstName" text, "lastName" text, "bio" text,
         "traits" jsonb, "aspirations" jsonb, "lifeStates" jsonb, "custom" jsonb,
-        "createdAt" timestamp(3)
+        "gameId" text, "createdAt" timestamp(3)
       )`;
   }
 }

@@ -32,6 +32,8 @@ export interface PrepareImportInput {
   fileName?: string;
   /** A title chosen by the player, over the file's own. */
   title?: string;
+  /** The household of a Sims 4 save to import (a decimal id); the save's active one without. */
+  household?: string;
 }
 
 /** A link as the file wrote it, with a link within the file already moved to the new ids. */
@@ -90,7 +92,10 @@ function fileSource(fd: number, length: number): ZipSource {
 /** Parses the source: a ZIP is read from its file piece by piece, anything else read whole. */
 async function parseSource(input: PrepareImportInput): Promise<ImportedTree> {
   const parse = (bytes: ZipInput) =>
-    parseImportFile(bytes, input.format, input.limits, { fileName: input.fileName });
+    parseImportFile(bytes, input.format, input.limits, {
+      fileName: input.fileName,
+      household: input.household,
+    });
   if ("bytes" in input.source) return parse(input.source.bytes);
   const fd = fs.openSync(input.source.path, "r");
   try {

@@ -28,6 +28,7 @@ export async function createPerson(ownerId: string, body: CreatePersonBody): Pro
         aspirations: body.aspirations,
         lifeStates: body.lifeStates,
         custom: asJson(body.custom),
+        gameId: body.gameId ?? null,
       },
       select: personSelect,
     });

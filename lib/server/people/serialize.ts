@@ -14,6 +14,7 @@ export const personSelect = {
   lifeStates: true,
   custom: true,
   links: true,
+  gameId: true,
   version: true,
 } as const satisfies Prisma.PersonSelect;
 
@@ -54,6 +55,7 @@ export function serializePerson(row: PersonRow): Person {
     // validated by the person schemas before they were stored
     custom: row.custom as Person["custom"],
     links: row.links as unknown as PersonLink[],
+    gameId: row.gameId,
   };
 }
 

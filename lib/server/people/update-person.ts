@@ -34,6 +34,7 @@ export async function updatePerson(
         aspirations: fields.aspirations,
         lifeStates: fields.lifeStates,
         custom: asJson(fields.custom),
+        gameId: fields.gameId,
       },
     });
     if (count === 0) return refuseUnwrittenPerson(tx, ownerId, personId);

@@ -60,7 +60,7 @@ export const TREE_JSON_FOR_SESSION_SQL = treeJson(`${OWNED_TREE} AND ${CURRENT_S
 
 /** A person's keys in serializePerson's order (GET /api/people?tree=, the original client's). */
 const PERSON_COLUMNS = `p."id" AS "_id", p."treeId" AS "tree", p."avatar", p."firstName", p."lastName",
-          p."bio", p."traits", p."aspirations", p."lifeStates", p."custom", p."links"`;
+          p."bio", p."traits", p."aspirations", p."lifeStates", p."custom", p."links", p."gameId"`;
 /**
  * What the editor's canvas draws of a person (GET /api/people?tree=&fields=canvas, ADR 032): the
  * same keys in the same order without the tree id (the editor knows it), the bio, the lists and

@@ -1,0 +1,364 @@
+// A household's family as the tree + people shape every importer produces (lib/import/types.ts):
+// rooted at the household's eldest known line, partners beside each Sim, children under the
+// right couple with their biological parents set, culled ancestors and placeholder parents kept.
+import { ImportError, type ImportedPerson, type ImportedTree } from "@/lib/import/types";
+import { SUGGESTIONS } from "@/lib/suggestions";
+import { TREE_LIMITS, type PartnerType, type PersonRef, type TreeNode } from "@/lib/schemas/tree";
+import { buildFamilyGraph, familyOf, householdMembers, type FamilyGraph } from "./family";
+import type { Sims4Save, Sims4Sim } from "./model";
+import { PERSONALITY_TRAITS } from "./traits";
+
+export const AGE_NAMES: Readonly<Record<number, string>> = {
+  1: "Baby",
+  2: "Toddler",
+  4: "Child",
+  8: "Teen",
+  16: "Young Adult",
+  32: "Adult",
+  64: "Elder",
+  128: "Infant",
+};
+export const GENDER_NAMES: Readonly<Record<number, string>> = { 4096: "Male", 8192: "Female" };
+/** Occult bits to life states; Werewolf is not among the suggestions and comes in as typed. */
+export const OCCULT_LIFE_STATES: readonly [number, string][] = [
+  [2, "Alien"],
+  [4, "Vampire"],
+  [8, "Mermaid"],
+  [16, "Spellcaster"],
+  [32, "Werewolf"],
+];
+/**
+ * Aspiration tuning ids whose names are established. No public table of them exists; an
+ * aspiration not listed is reported in the import's notes instead of guessed.
+ */
+export const ASPIRATIONS: ReadonlyMap<string, string> = new Map<string, string>([]);
+
+export const IN_THE_GAME = "In the game";
+export const CULLED_TEXT = "No longer in the game: the game culled this Sim, and only its family tree remembers them.";
+export const PLACEHOLDER_TEXT =
+  "Not in the save: a parent the game no longer holds, known only through their children and parents.";
+
+const SUGGESTED_TRAITS = new Set<string>(SUGGESTIONS.traits);
+const SUGGESTED_ASPIRATIONS = new Set<string>(SUGGESTIONS.aspirations);
+const MAX_NOTES = 12;
+
+/** The person a Sim becomes, with the game's id kept. */
+export function simPerson(sim: Sims4Sim): ImportedPerson & { gameId: string } {
+  const traits: string[] = [];
+  for (const id of sim.traits) {
+    const name = PERSONALITY_TRAITS.get(id);
+    if (name && !traits.includes(name)) traits.push(name);
+  }
+  for (const name of sim.traitNames) if (SUGGESTED_TRAITS.has(name) && !traits.includes(name)) traits.push(name);
+  const aspiration =
+    (sim.aspiration ? ASPIRATIONS.get(sim.aspiration) : undefined) ??
+    (sim.aspirationName && SUGGESTED_ASPIRATIONS.has(sim.aspirationName) ? sim.aspirationName : undefined) ??
+    sim.aspirationName ??
+    null;
+  const custom: { title: string; value: string }[] = [];
+  const age = sim.age === null ? undefined : AGE_NAMES[sim.age];
+  if (age) custom.push({ title: "Age", value: age });
+  const gender = sim.gender === null ? undefined : GENDER_NAMES[sim.gender];
+  if (gender) custom.push({ title: "Gender", value: gender });
+  return {
+    key: sim.id,
+    gameId: sim.id,
+    firstName: sim.firstName,
+    lastName: sim.lastName,
+    bio: "",
+    traits,
+    aspirations: aspiration ? [aspiration] : [],
+    lifeStates: OCCULT_LIFE_STATES.filter(([bit]) => sim.occult & bit).map(([, name]) => name),
+    custom,
+    avatar: null,
+  };
+}
+
+function limitedNotes(notes: string[], what: string): string[] {
+  if (notes.length <= MAX_NOTES) return notes;
+  return [...notes.slice(0, MAX_NOTES), `…and ${notes.length - MAX_NOTES} more ${what}.`];
+}
+
+const emptyNode = (key: string): TreeNode => ({
+  person: { _id: key },
+  partners: [],
+  children: [],
+  parentType: "NONE",
+  parents: [],
+  adoptiveParents: [],
+  hidden: false,
+});
+
+/** Lays a family out as one tree (see the file's header). */
+class Layout {
+  readonly parentsOf = new Map<string, string[]>();
+  private readonly placed = new Set<string>();
+  private readonly hasNode = new Set<string>();
+  private readonly expanded = new Set<string>();
+  private nodes = 0;
+  root: TreeNode | null = null;
+
+  constructor(
+    private readonly graph: FamilyGraph,
+    private readonly family: readonly string[],
+  ) {
+    for (const id of family) {
+      if (id.startsWith("placeholder:")) {
+        const [, childId, what] = id.split(":");
+        const slot = graph.parents.get(childId!)?.[what === "mother" ? 0 : 1];
+        this.parentsOf.set(id, slot?.kind === "placeholder" ? slot.parents : []);
+      } else {
+        const slots = graph.parents.get(id) ?? [null, null];
+        this.parentsOf.set(
+          id,
+          slots.flatMap((s) => (s === null ? [] : [s.kind === "sim" ? s.id : s.key])),
+        );
+      }
+    }
+  }
+
+  private readonly couplesOf = new Map<string, [string, PartnerType][]>();
+
+  /** A Sim's partners: explicit links first (married before others), then co-parents. */
+  couples(id: string): [string, PartnerType][] {
+    let known = this.couplesOf.get(id);
+    if (!known) this.couplesOf.set(id, (known = this.findCouples(id)));
+    return known;
+  }
+
+  private findCouples(id: string): [string, PartnerType][] {
+    const out = new Map<string, PartnerType>();
+    const explicit = [...(this.graph.partners.get(id) ?? new Map<string, PartnerType>())];
+    explicit.sort((a, b) => (a[1] === "MARRIED" ? 0 : 1) - (b[1] === "MARRIED" ? 0 : 1));
+    for (const [other, kind] of explicit) if (this.parentsOf.has(other)) out.set(other, kind);
+    for (const child of this.graph.children.get(id) ?? []) {
+      for (const other of this.parentsOf.get(child) ?? []) {
+        if (other !== id && !out.has(other)) out.set(other, "PARTNER");
+      }
+    }
+    return [...out];
+  }
+
+  private coupleKey(a: string, b: string | null): string {
+    return b === null ? `${a}|` : a < b ? `${a}|${b}` : `${b}|${a}`;
+  }
+
+  /** Children to show under a node: per couple, then those with this parent alone. */
+  private unexpanded(id: string): { partner: string | null; children: string[] }[] {
+    const groups: { partner: string | null; children: string[] }[] = [];
+    const kids = this.graph.children.get(id) ?? [];
+    for (const [other] of this.couples(id)) {
+      if (this.expanded.has(this.coupleKey(id, other))) continue;
+      const children = kids.filter((c) => {
+        const parents = this.parentsOf.get(c) ?? [];
+        return parents.length === 2 && parents.includes(other);
+      });
+      groups.push({ partner: other, children });
+    }
+    if (!this.expanded.has(this.coupleKey(id, null))) {
+      groups.push({ partner: null, children: kids.filter((c) => (this.parentsOf.get(c) ?? []).length === 1) });
+    }
+    return groups;
+  }
+
+  needsBranch(id: string): boolean {
+    if (!this.placed.has(id)) return true;
+    if (this.hasNode.has(id)) return false;
+    return this.unexpanded(id).some((g) => g.children.some((c) => !this.hasNode.has(c)));
+  }
+
+  private makeNode(id: string): TreeNode {
+    this.nodes += 1;
+    if (this.nodes > TREE_LIMITS.maxNodes) {
+      throw new ImportError(`This family is too large for one tree: more than ${TREE_LIMITS.maxNodes} places.`);
+    }
+    const node = emptyNode(id);
+    this.placed.add(id);
+    this.hasNode.add(id);
+    for (const [other, type] of this.couples(id).slice(0, TREE_LIMITS.maxPeoplePerList)) {
+      this.placed.add(other);
+      node.partners.push({ type, people: [{ _id: other }] });
+    }
+    node.parents = (this.parentsOf.get(id) ?? []).map((p): PersonRef => ({ _id: p }));
+    return node;
+  }
+
+  branch(id: string): void {
+    const node = this.makeNode(id);
+    if (this.root === null) {
+      this.root = node;
+      this.spread(node, id, 1);
+    } else {
+      node.hidden = true;
+      this.root.children.push(node);
+      this.spread(node, id, 2);
+    }
+  }
+
+  private spread(start: TreeNode, startId: string, startDepth: number): void {
+    const queue: [TreeNode, string, number][] = [[start, startId, startDepth]];
+    for (let head = 0; head < queue.length; head += 1) {
+      const [node, id, depth] = queue[head]!;
+      for (const group of this.unexpanded(id)) {
+        this.expanded.add(this.coupleKey(id, group.partner));
+        for (const child of group.children) {
+          if (this.hasNode.has(child)) continue;
+          if (depth + 1 > TREE_LIMITS.maxDepth) {
+            throw new ImportError(`This family has more than ${TREE_LIMITS.maxDepth} generations, more than a tree can hold.`);
+          }
+          const childNode = this.makeNode(child);
+          node.children.push(childNode);
+          queue.push([childNode, child, depth + 1]);
+        }
+      }
+    }
+  }
+
+  /** Founders (no known parents), the household's eldest line first. */
+  founderOrder(members: ReadonlySet<string>): string[] {
+    const founders = this.family.filter((id) => (this.parentsOf.get(id) ?? []).length === 0);
+    // only the members' own ancestors can start the household's line: each is scored by a walk
+    const ancestors = new Set(members);
+    const up = [...members];
+    for (let head = 0; head < up.length; head += 1) {
+      for (const p of this.parentsOf.get(up[head]!) ?? []) {
+        if (!ancestors.has(p)) {
+          ancestors.add(p);
+          up.push(p);
+        }
+      }
+    }
+    const score = new Map<string, [number, number, number]>();
+    let budget = 4_000_000;
+    for (const f of founders) {
+      if (!ancestors.has(f)) continue;
+      if (budget <= 0) break;
+      // generations down to the deepest member reached, members reached, people reached
+      let deepest = -1;
+      let reached = 0;
+      const seen = new Set([f]);
+      const queue: [string, number][] = [[f, 0]];
+      for (let head = 0; head < queue.length; head += 1) {
+        const [id, depth] = queue[head]!;
+        if (members.has(id)) {
+          reached += 1;
+          deepest = Math.max(deepest, depth);
+        }
+        for (const c of this.graph.children.get(id) ?? []) {
+          if (!seen.has(c) && this.parentsOf.has(c)) {
+            seen.add(c);
+            queue.push([c, depth + 1]);
+          }
+        }
+      }
+      budget -= seen.size;
+      score.set(f, [deepest, reached, seen.size]);
+    }
+    const rank = (id: string) => score.get(id) ?? [-2, 0, 0];
+    return founders
+      .map((id, index) => ({ id, index }))
+      .sort((a, b) => {
+        const [da, ra, sa] = rank(a.id);
+        const [db, rb, sb] = rank(b.id);
+        const placeholder = Number(a.id.startsWith("placeholder:")) - Number(b.id.startsWith("placeholder:"));
+        return db - da || rb - ra || sb - sa || placeholder || a.index - b.index;
+      })
+      .map(({ id }) => id);
+  }
+}
+
+/** The household to import: the one asked for, or the save's active one. */
+export function pickHousehold(save: Sims4Save, householdId?: string | null): { id: string; name: string } {
+  const wanted = householdId ?? save.activeHouseholdId;
+  if (wanted === null || wanted === undefined) {
+    throw new ImportError("The save names no active household. Choose a household to import.");
+  }
+  const household = save.households.find((h) => h.id === wanted);
+  if (!household) {
+    throw new ImportError(`The save has no household ${wanted}. Choose one of the households it lists.`);
+  }
+  return household;
+}
+
+export interface Sims4ImportOptions {
+  household?: string | null;
+}
+
+/** Builds the ImportedTree of a household's family. */
+export function buildHouseholdTree(save: Sims4Save, options: Sims4ImportOptions = {}): ImportedTree {
+  const household = pickHousehold(save, options.household);
+  const graph = buildFamilyGraph(save);
+  const members = householdMembers(save, household.id);
+  if (members.length === 0) {
+    throw new ImportError(`The household "${household.name}" has no Sims in this save.`);
+  }
+  const family = familyOf(graph, members);
+  const inFamily = new Set(family);
+  const people: ImportedPerson[] = [];
+  const unknownAspirations = new Set<string>();
+  for (const id of family) {
+    const sim = graph.sims.get(id);
+    if (sim) {
+      const person = simPerson(sim);
+      if (sim.aspiration && person.aspirations.length === 0) unknownAspirations.add(sim.aspiration);
+      people.push(person);
+      continue;
+    }
+    const node = graph.culled.get(id);
+    if (node) {
+      const gender = node.gender === null ? undefined : GENDER_NAMES[node.gender];
+      people.push({
+        key: id,
+        gameId: id,
+        firstName: node.firstName,
+        lastName: node.lastName,
+        bio: "",
+        traits: [],
+        aspirations: [],
+        lifeStates: [],
+        custom: [{ title: IN_THE_GAME, value: CULLED_TEXT }, ...(gender ? [{ title: "Gender", value: gender }] : [])],
+        avatar: null,
+      });
+      continue;
+    }
+    people.push({
+      key: id,
+      firstName: "",
+      lastName: "",
+      bio: "",
+      traits: [],
+      aspirations: [],
+      lifeStates: [],
+      custom: [{ title: IN_THE_GAME, value: PLACEHOLDER_TEXT }],
+      avatar: null,
+    });
+  }
+
+  const layout = new Layout(graph, family);
+  for (const id of layout.founderOrder(new Set(members))) if (layout.needsBranch(id)) layout.branch(id);
+  for (const id of family) if (layout.needsBranch(id)) layout.branch(id);
+
+  const name = (id: string) => {
+    const sim = graph.sims.get(id);
+    return sim ? `${sim.firstName} ${sim.lastName}`.trim() || id : id;
+  };
+  const dropped = graph.dropped
+    .filter((d) => inFamily.has(d.from))
+    .map((d) => `${name(d.from)}'s ${d.what} (Sim ${d.to}) is not in the save; that link was left out.`);
+  const notes = [...limitedNotes(dropped, "links left out")];
+  if (unknownAspirations.size > 0) {
+    notes.push(
+      `${unknownAspirations.size} aspiration${unknownAspirations.size === 1 ? " is" : "s are"} not known to Heirloom yet and ${unknownAspirations.size === 1 ? "was" : "were"} left out (game ids ${[...unknownAspirations].slice(0, MAX_NOTES).join(", ")}).`,
+    );
+  }
+  return {
+    source: "sims4",
+    title: household.name,
+    description: "",
+    cover: null,
+    data: layout.root ?? emptyNode(members[0]!),
+    people,
+    images: new Map(),
+    notes,
+  };
+}

@@ -1,0 +1,201 @@
+// The family the game knows: Sims joined, transitively, through mother, father and partner links,
+// including culled Sims named by the family-tree graph. A parent the save no longer holds, whose
+// own parents it still knows (a grandparent link), stands as an unnamed placeholder through which
+// the family goes on.
+import { RELATION, type Sims4Save, type Sims4Sim, type Sims4TreeNode } from "./model";
+
+export type PartnerKind = "MARRIED" | "PARTNER";
+
+/** A parent slot of a Sim: a known Sim, a placeholder (with its known parents), or nobody. */
+export type ParentSlot =
+  | { kind: "sim"; id: string }
+  | { kind: "placeholder"; key: string; parents: string[] }
+  | null;
+
+export interface FamilyGraph {
+  sims: ReadonlyMap<string, Sims4Sim>;
+  /** Tree-graph Sims no longer in the save. */
+  culled: ReadonlyMap<string, Sims4TreeNode>;
+  /** [mother, father] of every known Sim with at least one. */
+  parents: ReadonlyMap<string, [ParentSlot, ParentSlot]>;
+  /** Children of every Sim or placeholder key. */
+  children: ReadonlyMap<string, string[]>;
+  partners: ReadonlyMap<string, ReadonlyMap<string, PartnerKind>>;
+  /** Links that point to nobody known: [from Sim, to id, what]. */
+  dropped: { from: string; to: string; what: string }[];
+}
+
+const PARENT_SLOTS = [
+  { relation: RELATION.mother, grand: [RELATION.mothersMother, RELATION.mothersFather], what: "mother" },
+  { relation: RELATION.father, grand: [RELATION.fathersMother, RELATION.fathersFather], what: "father" },
+] as const;
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) {
+    if (!list.includes(value)) list.push(value);
+  } else map.set(key, [value]);
+}
+
+/** The parent and partner links of a save, with every id resolved or dropped. */
+export function buildFamilyGraph(save: Sims4Save): FamilyGraph {
+  const sims = new Map(save.sims.map((sim) => [sim.id, sim]));
+  const culled = new Map<string, Sims4TreeNode>();
+  for (const node of save.treeNodes) if (!sims.has(node.id) && !culled.has(node.id)) culled.set(node.id, node);
+  const known = (id: string) => sims.has(id) || culled.has(id);
+  const parents = new Map<string, [ParentSlot, ParentSlot]>();
+  const children = new Map<string, string[]>();
+  const partners = new Map<string, Map<string, PartnerKind>>();
+  const dropped: FamilyGraph["dropped"] = [];
+
+  for (const sim of save.sims) {
+    const slots: [ParentSlot, ParentSlot] = [null, null];
+    PARENT_SLOTS.forEach((slot, index) => {
+      const parentId = sim.relations.find((r) => r.type === slot.relation)?.simId ?? null;
+      if (parentId !== null && parentId !== sim.id && known(parentId)) {
+        slots[index] = { kind: "sim", id: parentId };
+        push(children, parentId, sim.id);
+        return;
+      }
+      const grand = slot.grand
+        .map((type) => sim.relations.find((r) => r.type === type)?.simId)
+        .filter((id): id is string => id !== undefined && id !== sim.id && known(id));
+      if (grand.length > 0) {
+        const key = `placeholder:${sim.id}:${slot.what}`;
+        slots[index] = { kind: "placeholder", key, parents: [...new Set(grand)] };
+        push(children, key, sim.id);
+        for (const g of new Set(grand)) push(children, g, key);
+      } else if (parentId !== null) {
+        dropped.push({ from: sim.id, to: parentId, what: slot.what });
+      }
+    });
+    if (slots[0] || slots[1]) parents.set(sim.id, slots);
+  }
+
+  const link = (a: string, b: string, kind: PartnerKind) => {
+    for (const [x, y] of [
+      [a, b],
+      [b, a],
+    ] as const) {
+      let map = partners.get(x);
+      if (!map) partners.set(x, (map = new Map<string, PartnerKind>()));
+      // married wins over any other link between the same two Sims
+      if (map.get(y) !== "MARRIED") map.set(y, kind);
+    }
+  };
+  for (const sim of save.sims) {
+    const links: [string | null, PartnerKind, string][] = [
+      [sim.spouse, "MARRIED", "spouse"],
+      [sim.fiance, "PARTNER", "fiancé(e)"],
+      ...sim.steadies.map((id): [string, PartnerKind, string] => [id, "PARTNER", "partner"]),
+    ];
+    for (const [id, kind, what] of links) {
+      if (id === null || id === sim.id) continue;
+      if (known(id)) link(sim.id, id, kind);
+      else dropped.push({ from: sim.id, to: id, what });
+    }
+  }
+  return { sims, culled, parents, children, partners, dropped };
+}
+
+/** The ids of a household's Sims, in save order. */
+export function householdMembers(save: Sims4Save, householdId: string): string[] {
+  return save.sims.filter((sim) => sim.householdId === householdId).map((sim) => sim.id);
+}
+
+/**
+ * Everyone joined to `start` through mother, father and partner links (placeholders included,
+ * keyed "placeholder:..."), in the order they are reached.
+ */
+export function familyOf(graph: FamilyGraph, start: readonly string[]): string[] {
+  const seen = new Set<string>(start);
+  const queue = [...start];
+  for (let head = 0; head < queue.length; head += 1) {
+    const id = queue[head]!;
+    const next: string[] = [];
+    const slots = graph.parents.get(id);
+    if (slots) {
+      for (const slot of slots) {
+        if (slot?.kind === "sim") next.push(slot.id);
+        else if (slot?.kind === "placeholder") next.push(slot.key);
+      }
+    }
+    if (id.startsWith("placeholder:")) {
+      // a placeholder's parents are the grandparents the save knows
+      const [, childId, what] = id.split(":");
+      const slot = graph.parents.get(childId!)?.[what === "mother" ? 0 : 1];
+      if (slot?.kind === "placeholder") next.push(...slot.parents);
+    }
+    next.push(...(graph.children.get(id) ?? []));
+    for (const partner of graph.partners.get(id)?.keys() ?? []) next.push(partner);
+    for (const n of next) {
+      if (!seen.has(n)) {
+        seen.add(n);
+        queue.push(n);
+      }
+    }
+  }
+  return queue;
+}
+
+/** Sims of a family (placeholders are not Sims). */
+export function familySims(family: readonly string[]): string[] {
+  return family.filter((id) => !id.startsWith("placeholder:"));
+}
+
+export interface HouseholdSummary {
+  id: string;
+  name: string;
+  members: number;
+  family: number;
+  /** Names of who comes in (members first), at most PREVIEW_NAMES of them. */
+  preview: string[];
+}
+
+export const PREVIEW_NAMES = 50;
+
+/** Every household with its member and family counts, the active one first. */
+export function summarizeHouseholds(save: Sims4Save, graph = buildFamilyGraph(save)): HouseholdSummary[] {
+  // a family is the union of its members' connected parts: each part is walked once
+  const part = new Map<string, number>();
+  const partSims: string[][] = [];
+  for (const sim of save.sims) {
+    if (part.has(sim.id)) continue;
+    const members = familyOf(graph, [sim.id]);
+    for (const id of members) part.set(id, partSims.length);
+    partSims.push(familySims(members));
+  }
+  const nameOf = (id: string) => {
+    const sim = graph.sims.get(id) ?? graph.culled.get(id);
+    return sim ? `${sim.firstName} ${sim.lastName}`.trim() : "";
+  };
+  const membersOf = new Map<string, string[]>();
+  for (const sim of save.sims) push(membersOf, sim.householdId, sim.id);
+  const list = save.households.map((household) => {
+    const members = membersOf.get(household.id) ?? [];
+    const parts = new Set(members.map((id) => part.get(id)!));
+    let family = 0;
+    const preview = members.slice(0, PREVIEW_NAMES);
+    const inPreview = new Set(preview);
+    for (const p of parts) {
+      family += partSims[p]!.length;
+      for (const id of partSims[p]!) {
+        if (preview.length >= PREVIEW_NAMES) break;
+        if (!inPreview.has(id)) {
+          inPreview.add(id);
+          preview.push(id);
+        }
+      }
+    }
+    return {
+      id: household.id,
+      name: household.name,
+      members: members.length,
+      family,
+      preview: preview.map(nameOf),
+    };
+  });
+  const active = list.findIndex((h) => h.id === save.activeHouseholdId);
+  if (active > 0) list.unshift(...list.splice(active, 1));
+  return list;
+}

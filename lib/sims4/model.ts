@@ -1,0 +1,62 @@
+// What the reader takes out of a save or a tray item. Sim and household ids are decimal strings:
+// they are 64-bit and above 2^53, where two ids can be the same JavaScript number.
+
+/** Relation types the game saves in a Sim's genealogy (the others follow from shared parents). */
+export const RELATION = {
+  mother: 0,
+  father: 1,
+  mothersMother: 2,
+  mothersFather: 3,
+  fathersMother: 4,
+  fathersFather: 5,
+} as const;
+
+export interface Sims4Relation {
+  type: number;
+  simId: string;
+}
+
+export interface Sims4Sim {
+  id: string;
+  householdId: string;
+  firstName: string;
+  lastName: string;
+  /** 4096 male, 8192 female. */
+  gender: number | null;
+  /** 1 baby, 2 toddler, 4 child, 8 teen, 16 young adult, 32 adult, 64 elder, 128 infant. */
+  age: number | null;
+  spouse: string | null;
+  fiance: string | null;
+  steadies: string[];
+  /** The aspiration's tuning id, and its name when the file says it (tray items). */
+  aspiration: string | null;
+  aspirationName: string | null;
+  /** Trait tuning ids, and trait names the file spells out (tray items). */
+  traits: string[];
+  traitNames: string[];
+  relations: Sims4Relation[];
+  /** Bits: 1 human, 2 alien, 4 vampire, 8 mermaid, 16 spellcaster, 32 werewolf. */
+  occult: number;
+}
+
+/** A node of the game's family-tree graph (1.121+): names Sims no longer in the save. */
+export interface Sims4TreeNode {
+  id: string;
+  firstName: string;
+  lastName: string;
+  gender: number | null;
+  culled: boolean;
+}
+
+export interface Sims4Household {
+  id: string;
+  name: string;
+}
+
+export interface Sims4Save {
+  kind: "save" | "tray";
+  activeHouseholdId: string | null;
+  households: Sims4Household[];
+  sims: Sims4Sim[];
+  treeNodes: Sims4TreeNode[];
+}

@@ -1,0 +1,226 @@
+// SaveGameData, the save's resource of type 0x0000000D, read by field number. The account block
+// (field 3: the player's account id and persona name) is never decoded, kept or logged.
+import { ImportError } from "@/lib/import/types";
+import { looksLikeDbpf, readDbpfIndex, readDbpfResource } from "./dbpf";
+import { SIMS4_LIMITS } from "./limits";
+import type { Sims4Household, Sims4Relation, Sims4Save, Sims4Sim, Sims4TreeNode } from "./model";
+import { intOf, numberOf, ProtoReader, stringOf, type ProtoValue } from "./protobuf";
+
+export const SAVE_GAME_DATA_TYPE = 0x0000000d;
+
+const idOf = (value: ProtoValue): string | null => {
+  const v = intOf(value);
+  return v === null ? null : v.toString();
+};
+
+export function emptySim(): Sims4Sim {
+  return {
+    id: "0",
+    householdId: "0",
+    firstName: "",
+    lastName: "",
+    gender: null,
+    age: null,
+    spouse: null,
+    fiance: null,
+    steadies: [],
+    aspiration: null,
+    aspirationName: null,
+    traits: [],
+    traitNames: [],
+    relations: [],
+    occult: 0,
+  };
+}
+
+/** FamilyRelation: relation_type=1, sim_id=2. */
+export function readRelation(reader: ProtoReader, bytes: Uint8Array): Sims4Relation | null {
+  let type: number | null = null;
+  let simId: string | null = null;
+  reader.sub(bytes).each((field, value) => {
+    if (field === 1) type = numberOf(value);
+    else if (field === 2) simId = idOf(value);
+  });
+  return type === null || simId === null || simId === "0" ? null : { type, simId };
+}
+
+function pushCapped<T>(list: T[], item: T, what: string): void {
+  if (list.length >= SIMS4_LIMITS.maxPerSim) {
+    throw new ImportError(`A Sim in the save has more than ${SIMS4_LIMITS.maxPerSim} ${what}.`);
+  }
+  list.push(item);
+}
+
+/** PersistableTraitTracker: trait_ids=1 (packed uint64). */
+export function readTraitIds(reader: ProtoReader, bytes: Uint8Array, into: string[]): void {
+  const ids: bigint[] = [];
+  reader.sub(bytes).each((field, value) => {
+    if (field === 1) ProtoReader.repeatedInts(value, "varint", ids, SIMS4_LIMITS.maxPerSim, "traits");
+  });
+  for (const id of ids) pushCapped(into, id.toString(), "traits");
+}
+
+/** SimData.attributes: traits (10), genealogy (14), occults (17). */
+function readAttributes(reader: ProtoReader, bytes: Uint8Array, sim: Sims4Sim): void {
+  const attributes = reader.sub(bytes);
+  attributes.each((field, value) => {
+    if (value.wire !== 2) return;
+    if (field === 10) readTraitIds(attributes, value.bytes, sim.traits);
+    else if (field === 14) {
+      attributes.sub(value.bytes).each((f, v) => {
+        if (f !== 1 || v.wire !== 2) return;
+        const relation = readRelation(attributes.sub(value.bytes), v.bytes);
+        if (relation) pushCapped(sim.relations, relation, "family relations");
+      });
+    } else if (field === 17) {
+      attributes.sub(value.bytes).each((f, v) => {
+        if (f === 1) sim.occult |= numberOf(v) ?? 0;
+      });
+    }
+  });
+}
+
+function readSim(reader: ProtoReader, bytes: Uint8Array): Sims4Sim {
+  const sim = emptySim();
+  const simReader = reader.sub(bytes);
+  simReader.each((field, value) => {
+    switch (field) {
+      case 1:
+        sim.id = idOf(value) ?? "0";
+        break;
+      case 4:
+        sim.householdId = idOf(value) ?? "0";
+        break;
+      case 5:
+        sim.firstName = stringOf(value) ?? "";
+        break;
+      case 6:
+        sim.lastName = stringOf(value) ?? "";
+        break;
+      case 7:
+        sim.gender = numberOf(value);
+        break;
+      case 8:
+        sim.age = numberOf(value);
+        break;
+      case 15: {
+        const id = idOf(value);
+        sim.spouse = id && id !== "0" ? id : null;
+        break;
+      }
+      case 68: {
+        const id = idOf(value);
+        sim.fiance = id && id !== "0" ? id : null;
+        break;
+      }
+      case 72:
+        if (value.wire === 2) {
+          const ids: bigint[] = [];
+          simReader.sub(value.bytes).each((f, v) => {
+            if (f === 1) ProtoReader.repeatedInts(v, "fixed64", ids, SIMS4_LIMITS.maxPerSim, "partners");
+          });
+          for (const id of ids) if (id !== 0n) sim.steadies.push(id.toString());
+        }
+        break;
+      case 34: {
+        const id = idOf(value);
+        sim.aspiration = id && id !== "0" ? id : null;
+        break;
+      }
+      case 30:
+        if (value.wire === 2) readAttributes(simReader, value.bytes, sim);
+        break;
+    }
+  });
+  return sim;
+}
+
+function readHousehold(reader: ProtoReader, bytes: Uint8Array): Sims4Household {
+  const household = { id: "0", name: "" };
+  reader.sub(bytes).each((field, value) => {
+    if (field === 2) household.id = idOf(value) ?? "0";
+    else if (field === 3) household.name = stringOf(value) ?? "";
+  });
+  return household;
+}
+
+/** save_slot: active_household_id=11, gameplay_data=8 → 62 → 1 → nodes=1. */
+function readSaveSlot(reader: ProtoReader, bytes: Uint8Array, save: Sims4Save): void {
+  const slot = reader.sub(bytes);
+  slot.each((field, value) => {
+    if (field === 11) save.activeHouseholdId = idOf(value);
+    else if (field === 8 && value.wire === 2) {
+      const gameplay = slot.sub(value.bytes);
+      gameplay.each((f, v) => {
+        if (f !== 62 || v.wire !== 2) return;
+        const service = gameplay.sub(v.bytes);
+        service.each((f2, v2) => {
+          if (f2 !== 1 || v2.wire !== 2) return;
+          const graph = service.sub(v2.bytes);
+          graph.each((f3, v3) => {
+            if (f3 !== 1 || v3.wire !== 2) return;
+            if (save.treeNodes.length >= SIMS4_LIMITS.maxTreeNodes) {
+              throw new ImportError("The save's family tree holds more Sims than we can read.");
+            }
+            const node = readTreeNode(graph, v3.bytes);
+            if (node) save.treeNodes.push(node);
+          });
+        });
+      });
+    }
+  });
+}
+
+function readTreeNode(reader: ProtoReader, bytes: Uint8Array): Sims4TreeNode | null {
+  const node: Sims4TreeNode = { id: "0", firstName: "", lastName: "", gender: null, culled: false };
+  reader.sub(bytes).each((field, value) => {
+    if (field === 1) node.id = idOf(value) ?? "0";
+    else if (field === 2) node.firstName = stringOf(value) ?? "";
+    else if (field === 3) node.lastName = stringOf(value) ?? "";
+    else if (field === 8) node.gender = numberOf(value);
+    else if (field === 9) node.culled = (intOf(value) ?? 0n) !== 0n;
+  });
+  return node.id === "0" ? null : node;
+}
+
+/** Decodes SaveGameData. */
+export function readSaveGameData(bytes: Uint8Array): Sims4Save {
+  const save: Sims4Save = { kind: "save", activeHouseholdId: null, households: [], sims: [], treeNodes: [] };
+  const root = new ProtoReader(bytes);
+  const seenSims = new Set<string>();
+  const seenHouseholds = new Set<string>();
+  root.each((field, value) => {
+    // field 3 is the account block: skipped unread
+    if (value.wire !== 2) return;
+    if (field === 2) readSaveSlot(root, value.bytes, save);
+    else if (field === 5) {
+      if (save.households.length >= SIMS4_LIMITS.maxHouseholds) {
+        throw new ImportError("The save holds more households than we can read.");
+      }
+      const household = readHousehold(root, value.bytes);
+      if (household.id !== "0" && !seenHouseholds.has(household.id)) {
+        seenHouseholds.add(household.id);
+        save.households.push(household);
+      }
+    } else if (field === 6) {
+      if (save.sims.length >= SIMS4_LIMITS.maxSims) {
+        throw new ImportError("The save holds more Sims than we can read.");
+      }
+      const sim = readSim(root, value.bytes);
+      if (sim.id !== "0" && !seenSims.has(sim.id)) {
+        seenSims.add(sim.id);
+        save.sims.push(sim);
+      }
+    }
+  });
+  if (save.activeHouseholdId === "0") save.activeHouseholdId = null;
+  return save;
+}
+
+/** Reads a .save file: the DBPF package and its SaveGameData. */
+export function readSaveFile(bytes: Uint8Array): Sims4Save {
+  if (!looksLikeDbpf(bytes)) throw new ImportError("This file is not a Sims 4 save.");
+  const entry = readDbpfIndex(bytes).find((e) => e.type === SAVE_GAME_DATA_TYPE);
+  if (!entry) throw new ImportError("This package holds no saved game: it has no SaveGameData.");
+  return readSaveGameData(readDbpfResource(bytes, entry));
+}

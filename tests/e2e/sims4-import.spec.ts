@@ -1,0 +1,73 @@
+// A Sims 4 save imports through the import page (issue 24): the page lists the save's households,
+// the active one first, previews who comes in, imports the chosen one and opens it in the editor.
+import { expect, test } from "@playwright/test";
+import { writeSave } from "@/lib/sims4/testing";
+import { docScreenshot } from "./support/screenshots";
+import { bearer, loginInBrowser, signUpViaApi } from "./support/session";
+
+const BIG = 2n ** 60n;
+const id = (n: number) => BIG + BigInt(n);
+
+function legacySave(): Buffer {
+  const hh = id(100);
+  const other = id(200);
+  return Buffer.from(
+    writeSave({
+      activeHouseholdId: hh,
+      households: [
+        { id: other, name: "Neighbours" },
+        { id: hh, name: "Goth" },
+      ],
+      treeNodes: [{ id: id(90), firstName: "Gunther", lastName: "Goth", gender: 4096 }],
+      sims: [
+        { id: id(1), householdId: hh, firstName: "Bella", lastName: "Goth", gender: 8192, age: 32, spouse: id(2), traits: [27454] },
+        { id: id(2), householdId: hh, firstName: "Mortimer", lastName: "Goth", gender: 4096, age: 32, spouse: id(1), relations: [[1, id(90)]] },
+        { id: id(3), householdId: hh, firstName: "Cassandra", lastName: "Goth", gender: 8192, age: 8, relations: [[0, id(1)], [1, id(2)]] },
+        { id: id(4), householdId: hh, firstName: "Alexander", lastName: "Goth", gender: 4096, age: 4, relations: [[0, id(1)], [1, id(2)]] },
+        { id: id(5), householdId: other, firstName: "Nina", lastName: "Caliente", gender: 8192, age: 32 },
+      ],
+    }),
+  );
+}
+
+test.setTimeout(240_000);
+
+for (const [width, height] of [
+  [1440, 900],
+  [390, 844],
+] as const) {
+  test(`a Sims 4 save imports a household at ${width}x${height}`, async ({ page, request }) => {
+    const user = await signUpViaApi(request, `sims4${width}`);
+    await loginInBrowser(page, user.token);
+    await page.setViewportSize({ width, height });
+    await page.goto("/trees/import");
+    await page.locator('input[type="file"]').first().setInputFiles({
+      name: "Slot_00000001.save",
+      mimeType: "application/octet-stream",
+      buffer: legacySave(),
+    });
+    const households = page.locator("[data-sims4-households]");
+    await expect(households).toBeVisible({ timeout: 30_000 });
+    const options = households.getByRole("radio");
+    await expect(options).toHaveCount(2);
+    // the active household first, and chosen
+    await expect(options.first()).toBeChecked();
+    await expect(households.getByText("4 members · family of 5")).toBeVisible();
+    await expect(page.locator("[data-sims4-preview]")).toContainText("Bella Goth, Mortimer Goth, Cassandra Goth, Alexander Goth, Gunther Goth");
+    await docScreenshot(page, `sims4-import-households-${width}.png`, { fullPage: true });
+
+    await page.getByRole("button", { name: "Import Tree" }).click();
+    await expect(page).toHaveURL(/\/trees\/[0-9a-f-]{36}$/, { timeout: 60_000 });
+    const trees = (await (await request.get("/api/trees", { headers: bearer(user.token) })).json()) as {
+      _id: string;
+      title: string;
+    }[];
+    expect(trees.map((t) => t.title)).toEqual(["Goth"]);
+    const people = (await (
+      await request.get(`/api/people?tree=${trees[0]!._id}`, { headers: bearer(user.token) })
+    ).json()) as { firstName: string; gameId: string | null }[];
+    expect(people.map((p) => p.firstName).sort()).toEqual(["Alexander", "Bella", "Cassandra", "Gunther", "Mortimer"]);
+    await expect(page.getByText("Cassandra", { exact: false }).first()).toBeVisible({ timeout: 30_000 });
+    await docScreenshot(page, `sims4-import-editor-${width}.png`);
+  });
+}
