@@ -1,11 +1,12 @@
 import "server-only";
-import { ImportError } from "@/lib/import/types";
-import type { ZipInput } from "@/lib/import/zip";
-import { listSims4Households, type HouseholdSummary } from "@/lib/sims4";
-import { looksLikeSims4 } from "@/lib/sims4/sniff";
+import type { HouseholdSummary } from "@/lib/sims4";
 import { ApiError } from "@/lib/server/http/errors";
 import type { RateLimitRule } from "@/lib/server/rate-limit";
+import { runInWorker } from "@/lib/server/workers/pool";
 import { EMPTY_FILE } from "./import-file";
+import type { ImportSource } from "./prepare-import";
+
+export { NOT_A_SAVE } from "@/lib/sims4/sniff";
 
 /** Household lists per player: each reads a whole save, as an import does. */
 export const HOUSEHOLDS_PER_USER: RateLimitRule = {
@@ -15,17 +16,13 @@ export const HOUSEHOLDS_PER_USER: RateLimitRule = {
   message: "Too many saves read.",
 };
 
-export const NOT_A_SAVE =
-  "This file is not a Sims 4 save or tray item. Choose a Slot_0000000N.save file from the game's saves folder, or a .trayitem from its Tray folder.";
-
-/** The households of an uploaded save (a tray item has one), the active one first. */
-export function listHouseholds(input: ZipInput): { households: HouseholdSummary[] } {
-  if (input.length === 0) throw new ApiError(400, EMPTY_FILE);
-  if (!(input instanceof Uint8Array) || !looksLikeSims4(input)) throw new ApiError(400, NOT_A_SAVE);
-  try {
-    return { households: listSims4Households(input) };
-  } catch (error) {
-    if (error instanceof ImportError) throw new ApiError(400, error.message);
-    throw error;
-  }
+/**
+ * The households of an uploaded save (a tray item has one), the active one first, read in a worker
+ * thread (an ImportError there, such as a file that is not a save, becomes 400 with its sentence).
+ */
+export async function listHouseholds(
+  source: ImportSource,
+): Promise<{ households: HouseholdSummary[] }> {
+  if ("bytes" in source && source.bytes.length === 0) throw new ApiError(400, EMPTY_FILE);
+  return { households: await runInWorker("sims4Households", { source }) };
 }

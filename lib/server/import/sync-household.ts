@@ -1,21 +1,19 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { ImportError, type ImportedPerson } from "@/lib/import/types";
-import type { ZipInput } from "@/lib/import/zip";
 import { treeData, type PartnerEntry, type PersonRef, type TreeNode } from "@/lib/schemas/tree";
-import { parseSims4 } from "@/lib/sims4";
-import { looksLikeSims4 } from "@/lib/sims4/sniff";
 import { db } from "@/lib/server/db";
 import { ApiError } from "@/lib/server/http/errors";
 import { TREE_CONFLICT } from "@/lib/server/trees/save-tree-data";
 import { TREE_TX_OPTIONS, lockTreeOrThrow } from "@/lib/server/trees/lock-tree";
 import { treeEtag } from "@/lib/server/trees/etag";
+import { runInWorker } from "@/lib/server/workers/pool";
 import { writeTreeData } from "@/lib/server/trees/write-tree-data";
 import { describeZodError } from "@/lib/validation-message";
 import { clipPerson } from "./clip";
 import { EMPTY_FILE } from "./import-file";
 import { insertPeople } from "./insert-people";
-import { NOT_A_SAVE } from "./list-households";
+import { PEOPLE_BATCH, type ImportSource } from "./prepare-import";
 
 export interface SyncedPerson {
   _id: string;
@@ -50,15 +48,14 @@ const isPlaceholder = (key: string) => key.startsWith("placeholder:");
 export async function syncHousehold(
   ownerId: string,
   treeId: string,
-  input: ZipInput,
+  source: ImportSource,
   options: { household?: string },
   expectedVersion?: number,
 ): Promise<SyncResult> {
-  if (input.length === 0) throw new ApiError(400, EMPTY_FILE);
-  if (!(input instanceof Uint8Array) || !looksLikeSims4(input)) throw new ApiError(400, NOT_A_SAVE);
+  if ("bytes" in source && source.bytes.length === 0) throw new ApiError(400, EMPTY_FILE);
   let file;
   try {
-    file = parseSims4(input, { household: options.household });
+    file = await runInWorker("sims4Read", { source, household: options.household });
   } catch (error) {
     if (error instanceof ImportError) throw new ApiError(400, error.message);
     throw error;
@@ -254,17 +251,18 @@ export async function syncHousehold(
       });
     }
     const now = Date.now();
-    await insertPeople(
-      tx,
-      added.map(({ person, id }, index) => ({
-        id,
-        treeId,
-        avatar: null,
-        ...clipPerson(person),
-        links: [],
-        createdAt: new Date(now + index),
-      })),
-    );
+    const addedRows = added.map(({ person, id }, index) => ({
+      id,
+      treeId,
+      avatarKey: null,
+      ...clipPerson(person),
+      createdAt: new Date(now + index).toISOString(),
+    }));
+    const batches: string[] = [];
+    for (let start = 0; start < addedRows.length; start += PEOPLE_BATCH) {
+      batches.push(JSON.stringify(addedRows.slice(start, start + PEOPLE_BATCH)));
+    }
+    await insertPeople(tx, batches, new Map(), new Map());
     const version = await writeTreeData(tx, treeId, checked.data);
     return {
       tree: { _id: treeId, version },

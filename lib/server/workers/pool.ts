@@ -45,6 +45,8 @@ export const WORKERS_RETRY_AFTER = 30;
 
 const KIND: Record<TaskName, keyof typeof TASK_SECONDS> = {
   import: "import",
+  sims4Households: "import",
+  sims4Read: "import",
   exportZip: "export",
   exportGedcom: "export",
   ogImage: "ogImage",

@@ -2,6 +2,7 @@
 // pool.ts sends the work). Each task is a pure function of its input: no database, no storage,
 // no request. Loaded by Node in the worker thread, never by Next's bundle.
 import "server-only";
+import fs from "node:fs";
 import type { MessagePort } from "node:worker_threads";
 import { move, transferableSymbol, valueSymbol } from "piscina";
 import { writeHeirloomZip, type HeirloomBackup } from "@/lib/export/heirloom-zip";
@@ -9,7 +10,9 @@ import { writeGedcom } from "@/lib/gedcom/export";
 import { ImportError } from "@/lib/import/types";
 import type { Person } from "@/lib/schemas/person";
 import type { Tree } from "@/lib/schemas/tree";
-import { prepareImport } from "@/lib/server/import/prepare-import";
+import { prepareImport, type ImportSource } from "@/lib/server/import/prepare-import";
+import { listSims4Households, parseSims4 } from "@/lib/sims4";
+import { looksLikeSims4, NOT_A_SAVE } from "@/lib/sims4/sniff";
 import { drawOgCard } from "@/lib/server/published/og-image";
 import { transferables } from "./transfer";
 
@@ -20,6 +23,13 @@ export interface ExportInput {
 }
 
 const encoder = new TextEncoder();
+
+/** A Sims 4 upload's bytes (the upload's size is capped before it reaches a worker). */
+function saveBytes(source: ImportSource): Uint8Array {
+  const bytes = "bytes" in source ? source.bytes : new Uint8Array(fs.readFileSync(source.path));
+  if (!looksLikeSims4(bytes)) throw new ImportError(NOT_A_SAVE);
+  return bytes;
+}
 const parseExport = (input: ExportInput) => ({
   tree: JSON.parse(input.tree) as Tree,
   people: JSON.parse(input.people) as Person[],
@@ -28,6 +38,12 @@ const parseExport = (input: ExportInput) => ({
 export const TASKS = {
   /** An uploaded file (a path or bytes) → the rows of the new tree (prepare-import.ts). */
   import: prepareImport,
+  /** A Sims 4 save or tray item → its households with member and family counts. */
+  sims4Households: (input: { source: ImportSource }) =>
+    listSims4Households(saveBytes(input.source)),
+  /** A Sims 4 save or tray item → one household's family as an imported tree (sync-household.ts). */
+  sims4Read: (input: { source: ImportSource; household?: string }) =>
+    parseSims4(saveBytes(input.source), { household: input.household }),
   /** A tree, its people and its images → the backup ZIP's bytes. */
   exportZip: (
     input: ExportInput & { images: Map<string, Uint8Array>; exportedAt: string },

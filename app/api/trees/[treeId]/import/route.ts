@@ -20,7 +20,8 @@ export const POST = withAuth<Params>(async ({ req, params, user }) => {
   const result = await withImportUpload(
     req,
     () => enforceRateLimit(IMPORT_PER_USER, user.id),
-    (input) => syncHousehold(user.id, params.treeId, input, { household: query.household }, expectedVersion),
+    (input) =>
+      syncHousehold(user.id, params.treeId, input, { household: query.household }, expectedVersion),
   );
   return json({ tree: result.tree, changes: result.changes }, { headers: { ETag: result.etag } });
 });

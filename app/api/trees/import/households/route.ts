@@ -10,7 +10,7 @@ export const POST = withAuth(async ({ req, user }) => {
   const result = await withImportUpload(
     req,
     () => enforceRateLimit(HOUSEHOLDS_PER_USER, user.id),
-    async (input) => listHouseholds(input),
+    (source) => listHouseholds(source),
   );
   return json(result, 200);
 });
