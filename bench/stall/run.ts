@@ -168,17 +168,20 @@ async function benchEngine(
       }),
     );
     const huge = await treeWithOneSim(server.url, "huge", token);
-    await measure(1, "PATCH /api/trees/{id} (500 KB patch storing 128 MB)", () =>
+    const stored = await measure(1, "PATCH /api/trees/{id} (500 KB patch storing 128 MB)", () =>
       heavyRequest(server.url, "PATCH", `/api/trees/${huge.treeId}`, {
         token,
         body: JSON.stringify(hugePatch(huge.personId)),
         headers: { ...JSON_PATCH, "if-match": huge.etag },
       }),
     );
-    await heavyRequest(server.url, "PUT", `/api/published/${huge.treeId}`, { token });
-    await measure(1, "GET /public/{id}/list (after the 500 KB patch)", () =>
-      heavyRequest(server.url, "GET", `/public/${huge.treeId}/list`),
-    );
+    // On code without bounded patches the stored tree takes the server down at this read.
+    if (stored.status >= 400) {
+      await heavyRequest(server.url, "PUT", `/api/published/${huge.treeId}`, { token });
+      await measure(1, "GET /public/{id}/list (after the 500 KB patch)", () =>
+        heavyRequest(server.url, "GET", `/public/${huge.treeId}/list`),
+      );
+    }
     return { idle, rows };
   } finally {
     await server.stop();

@@ -1,6 +1,7 @@
 // Shared by tests/reliability/stall.test.ts and bench/stall: the heavy requests of issue 22
 // (findings 1-4) against a running server, and a second client's GET /api/version beside them.
 import fs from "node:fs";
+import http from "node:http";
 import path from "node:path";
 import { createTree, request, signUp, type Answer } from "./client";
 
@@ -9,8 +10,12 @@ export const VERSION_PATH = "/api/version";
 /** A heavy request may take minutes on the shared machine; a hang still ends, as a failure. */
 export const HEAVY_TIMEOUT_MS = 900_000;
 
-/** Like `request` (support/client.ts), with raw bodies and HEAVY_TIMEOUT_MS. */
-export async function heavyRequest(
+/**
+ * Like `request` (support/client.ts), with raw bodies and HEAVY_TIMEOUT_MS, over node:http:
+ * fetch gives up on a response whose headers take more than 300 s (undici's headersTimeout),
+ * which a 100,000-Sim import can on the loaded, shared machine.
+ */
+export function heavyRequest(
   base: string,
   method: string,
   path: string,
@@ -18,39 +23,52 @@ export async function heavyRequest(
 ): Promise<Answer> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
+  if (options.body !== undefined)
+    headers["content-length"] = String(Buffer.byteLength(options.body));
   const started = performance.now();
-  try {
-    const response = await fetch(`${base}${path}`, {
-      method,
-      headers,
-      body: options.body as BodyInit | undefined,
-      signal: AbortSignal.timeout(HEAVY_TIMEOUT_MS),
-    });
-    const text = await response.text();
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      body = undefined;
-    }
-    return {
-      status: response.status,
-      body,
-      text,
-      headers: response.headers,
-      ms: performance.now() - started,
-    };
-  } catch (error) {
-    const cause = (error as { cause?: { code?: string } }).cause;
-    return {
-      status: 0,
-      body: undefined,
-      text: "",
-      headers: undefined,
-      ms: performance.now() - started,
-      failure: cause?.code ?? (error as Error).message,
-    };
-  }
+  return new Promise((resolve) => {
+    const failed = (failure: string) =>
+      resolve({
+        status: 0,
+        body: undefined,
+        text: "",
+        headers: undefined,
+        ms: performance.now() - started,
+        failure,
+      });
+    const req = http.request(
+      `${base}${path}`,
+      { method, headers, timeout: HEAVY_TIMEOUT_MS },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("error", (error) => failed(error.message));
+        res.on("end", () => {
+          const text = Buffer.concat(chunks).toString("utf8");
+          let body: unknown;
+          try {
+            body = JSON.parse(text);
+          } catch {
+            body = undefined;
+          }
+          const answerHeaders = new Headers();
+          for (const [name, value] of Object.entries(res.headers)) {
+            if (typeof value === "string") answerHeaders.set(name, value);
+          }
+          resolve({
+            status: res.statusCode ?? 0,
+            body,
+            text,
+            headers: answerHeaders,
+            ms: performance.now() - started,
+          });
+        });
+      },
+    );
+    req.on("timeout", () => req.destroy(new Error("timeout")));
+    req.on("error", (error: NodeJS.ErrnoException) => failed(error.code ?? error.message));
+    req.end(options.body);
+  });
 }
 
 /** POST /api/trees/import with raw bytes. */
