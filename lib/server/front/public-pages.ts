@@ -85,10 +85,37 @@ type Route =
   | { kind: "snapshot"; treeId: string; version: number }
   | { kind: "published"; treeId: string };
 
-/** A publication's JSON without its closing brace: gzipped, and its length uncompressed. */
+/**
+ * A publication's JSON without its closing brace, as the start of one gzip body: the gzip header
+ * and the text deflated up to a sync flush (byte-aligned, no final block), with the text's CRC-32
+ * and length, so that any ending can be deflated and appended per request (gzipWithTail).
+ * Browsers read only the first member of a multi-member gzip body, so the body stays one member.
+ */
 interface Publication {
   gzipped: Buffer;
+  crc: number;
   bytes: number;
+}
+
+const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]);
+const deflateRaw = promisify(zlib.deflateRaw);
+
+async function startGzip(plain: Buffer): Promise<Publication> {
+  const deflated = await deflateRaw(plain, { level: 6, finishFlush: zlib.constants.Z_SYNC_FLUSH });
+  return {
+    gzipped: Buffer.concat([GZIP_HEADER, deflated]),
+    crc: zlib.crc32(plain),
+    bytes: plain.length,
+  };
+}
+
+/** The publication's gzip body ended with `tail`: its last deflate block and the gzip trailer. */
+function gzipWithTail(start: Publication, tail: string): Buffer[] {
+  const plain = Buffer.from(tail);
+  const trailer = Buffer.alloc(8);
+  trailer.writeUInt32LE(zlib.crc32(plain, start.crc) >>> 0, 0);
+  trailer.writeUInt32LE((start.bytes + plain.length) % 2 ** 32, 4);
+  return [start.gzipped, zlib.deflateRawSync(plain), trailer];
 }
 
 interface Page {
@@ -117,8 +144,6 @@ const KEPT_HEADERS = [
   "link",
 ];
 const gzip = promisify(zlib.gzip);
-/** The end of the snapshot's JSON, compressed once (see publication()). */
-const CLOSING_BRACE = zlib.gzipSync("}");
 const isHttps = (req: IncomingMessage) =>
   req.headers["x-forwarded-proto"] === "https" ||
   Boolean((req.socket as { encrypted?: boolean }).encrypted);
@@ -209,7 +234,7 @@ export function createPublicPages(options: PublicPagesOptions): PublicPages {
   const rendering = new Map<string, Promise<Page | null>>();
   const reading = new Map<string, Promise<Publication | null>>();
   /** Per tree: the byte length of its kept publication's JSON, uncompressed. */
-  const plainBytes = new Map<string, { version: number; bytes: number }>();
+  const plainBytes = new Map<string, { version: number; crc: number; bytes: number }>();
   const oneRenderAtATime = limiter(options.maxRenders ?? 1);
   // A publish or unpublish in this process is seen at once; in another instance, within CHECK_MS.
   // A check that began before the change must not store what it read.
@@ -304,13 +329,15 @@ export function createPublicPages(options: PublicPagesOptions): PublicPages {
 
   /**
    * The publication's JSON (getPublishedTree's keys) without its closing brace, gzipped once per
-   * publication: the snapshot is it and a brace, GET /api/published/{id} it and the view count.
-   * Two gzip members one after the other are one gzip body (RFC 1952 §2.2).
+   * publication: the snapshot is it and a brace, GET /api/published/{id} it and the view count,
+   * each one gzip member (gzipWithTail).
    */
   async function publication(treeId: string, version: number): Promise<Publication | null> {
     const cached = publications.get(treeId, version);
-    const bytes = plainBytes.get(treeId);
-    if (cached && bytes?.version === version) return { gzipped: cached, bytes: bytes.bytes };
+    const known = plainBytes.get(treeId);
+    if (cached && known?.version === version) {
+      return { gzipped: cached, crc: known.crc, bytes: known.bytes };
+    }
     const key = `${treeId}:${version}`;
     let read = reading.get(key);
     if (!read) {
@@ -323,12 +350,11 @@ export function createPublicPages(options: PublicPagesOptions): PublicPages {
           if (!rows[0]) return null;
           const text = rows[0].json;
           // Made once per publication, so it is worth the better compression.
-          const plain = Buffer.from(text.slice(0, -1));
-          const body = await gzip(plain, { level: 6 });
-          publications.set(treeId, version, body);
+          const start = await startGzip(Buffer.from(text.slice(0, -1)));
+          publications.set(treeId, version, start.gzipped);
           if (plainBytes.size > 100_000) plainBytes.clear();
-          plainBytes.set(treeId, { version, bytes: plain.length });
-          return { gzipped: body, bytes: plain.length };
+          plainBytes.set(treeId, { version, crc: start.crc, bytes: start.bytes });
+          return start;
         })
         .finally(() => reading.delete(key));
       reading.set(key, read);
@@ -415,7 +441,7 @@ export function createPublicPages(options: PublicPagesOptions): PublicPages {
           res,
           status,
           { ...securityHeaders(req, requestId), "cache-control": "no-store" },
-          [body.gzipped, zlib.gzipSync(tail)],
+          gzipWithTail(body, tail),
           body.bytes + Buffer.byteLength(tail),
         );
       } else {
@@ -467,7 +493,7 @@ export function createPublicPages(options: PublicPagesOptions): PublicPages {
             etag,
           };
           status = etagMatches(req.headers["if-none-match"], etag) ? 304 : 200;
-          send(req, res, status, headers, [body.gzipped, CLOSING_BRACE], body.bytes + 1);
+          send(req, res, status, headers, gzipWithTail(body, "}"), body.bytes + 1);
         }
       }
       logger.info(
