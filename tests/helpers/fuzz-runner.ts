@@ -2,6 +2,7 @@
 // in-process router and checks the answer and the stored data. FUZZ_RUNS sets the cases per route
 // (500 by default), FUZZ_SEED (and FUZZ_PATH, from a failure report) replays a run exactly.
 import fc from "fast-check";
+import { settleMailForTests } from "@/lib/server/account/mail-jobs";
 import { type ApiResponse, call } from "./api";
 import {
   type AuthChoice,
@@ -160,6 +161,7 @@ export async function checkCase(
   const started = performance.now();
   const response = await send(method, route, c);
   const ms = performance.now() - started;
+  await settleMailForTests(); // the mail it queued is its write, not the next case's (ADR 025)
   const accepted = response.status >= 200 && response.status < 300;
   let failure = answerProblem(c, response);
 

@@ -46,8 +46,8 @@ const POLL_MS = 60_000;
  * Tests only: each test process sends its own jobs (to its own mail catcher), though the run's
  * processes share one database. Null in production, where any instance sends any job.
  */
-const sender = (): string | null =>
-  getEnv().NODE_ENV === "test" ? `${process.pid}:${threadId}` : null;
+const testing = () => getEnv().NODE_ENV === "test";
+const sender = (): string | null => (testing() ? `${process.pid}:${threadId}` : null);
 
 type MailJobRow = { id: string; kind: string; payload: unknown; attempts: number; createdAt: Date };
 type Tx = Parameters<Parameters<typeof db.$transaction>[0]>[0];
@@ -83,7 +83,8 @@ const HELD_UNTIL = new Date("9999-01-01T00:00:00Z");
  * answers first), unless it is running already, in which case it takes one more look when done.
  */
 export function wakeMailSender(): void {
-  state.poller ??= setInterval(wakeMailSender, POLL_MS).unref();
+  // Tests send by settleMailForTests(): no timer may touch a database a finished test dropped.
+  if (!testing()) state.poller ??= setInterval(wakeMailSender, POLL_MS).unref();
   if (state.running) {
     state.again = true;
     return;
@@ -136,7 +137,7 @@ async function sendDueMail(): Promise<void> {
         where: { id: row.id },
         data: { runAfter: new Date(Date.now() + delay) },
       });
-      setTimeout(wakeMailSender, delay).unref();
+      if (!testing()) setTimeout(wakeMailSender, delay).unref();
     }
   }
 }
