@@ -105,8 +105,8 @@ for (const [method, sql] of Object.entries(SQL)) {
     console.log(method, name, results[method][name]);
   }
 }
-const termIndex = await size("GalleryTerm_term_field_treeId_idx");
-const termTable = await size("GalleryTerm");
+const termIndex = await size('"GalleryTerm_term_field_treeId_idx"');
+const termTable = await size('"GalleryTerm"');
 const out = {
   when: new Date().toISOString(),
   listed: Number(

@@ -66,6 +66,7 @@ for (const viewport of VIEWPORTS) {
       await page.goto(`/trees/${tree._id}/publish`);
       const isPublic = page.getByRole("checkbox", { name: "Is Public" });
       const inGallery = page.getByRole("checkbox", { name: "Show in the Gallery" });
+      await expect(isPublic).toBeVisible({ timeout: 60_000 });
       await expect(inGallery).not.toBeChecked();
       await expect(inGallery).toBeDisabled();
       await expect(page.getByText(/The Gallery is where readers browse and search/)).toBeVisible();
@@ -74,7 +75,7 @@ for (const viewport of VIEWPORTS) {
       await inGallery.check();
       await docScreenshot(page, `gallery-publish-${viewport.name}.png`);
       await page.getByRole("button", { name: "Save Settings" }).click();
-      await expect(page.getByText("It is shown in the Gallery.")).toBeVisible();
+      await expect(page.getByText("It is shown in the Gallery.")).toBeVisible({ timeout: 60_000 });
       const status = await request.get(`/api/published/${tree._id}`);
       expect(((await status.json()) as { publishToGallery: boolean }).publishToGallery).toBe(true);
 
