@@ -101,6 +101,7 @@ describe("GET /api/trees/{treeId} as PostgreSQL writes it", () => {
       "cover",
       "data",
       "version",
+      "heirs",
     ]);
     expect(response.body).toStrictEqual({
       _id: tree._id,
@@ -113,6 +114,7 @@ describe("GET /api/trees/{treeId} as PostgreSQL writes it", () => {
         partners: [{ type: "MARRIED", people: [named] }],
       },
       version: 2,
+      heirs: [],
     });
   });
 });
