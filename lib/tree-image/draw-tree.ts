@@ -200,7 +200,7 @@ export function paintTree(context: PaintContext, input: PaintTreeInput): void {
         context.strokeStyle = "#fff";
         context.lineWidth = 1.5;
         context.stroke();
-        context.font = exportFont(10, 700);
+        context.font = exportFont(10, 600);
         context.fillStyle = "#fff";
         context.fillText(`+${others}`, mx, my + 3.5);
       }

@@ -187,7 +187,7 @@ export function buildTreeSvg(input: TreeSvgInput): TreeSvg {
         `<text y="${nameY}" text-anchor="middle" font-size="11" font-weight="600" fill="${EXPORT_COLORS.firstName}">${escapeXml(person.firstName)}</text>`,
         `<text y="${nameY + 13}" text-anchor="middle" font-size="11" fill="${EXPORT_COLORS.lastName}">${escapeXml(person.lastName)}</text>`,
         others
-          ? `<g transform="translate(${num(r * 0.78)},${num(r * 0.62)})" data-other-places="${others}"><title>also in ${others} other ${others === 1 ? "place" : "places"}</title><rect x="-11" y="-8" width="22" height="16" rx="8" fill="${OTHER_PLACES_FILL}" stroke="#fff" stroke-width="1.5"/><text y="3.5" text-anchor="middle" font-size="10" font-weight="700" fill="#fff">+${others}</text></g>`
+          ? `<g transform="translate(${num(r * 0.78)},${num(r * 0.62)})" data-other-places="${others}"><title>also in ${others} other ${others === 1 ? "place" : "places"}</title><rect x="-11" y="-8" width="22" height="16" rx="8" fill="${OTHER_PLACES_FILL}" stroke="#fff" stroke-width="1.5"/><text y="3.5" text-anchor="middle" font-size="10" font-weight="600" fill="#fff">+${others}</text></g>`
           : "",
         "</g>",
       );

@@ -170,6 +170,7 @@ describe("GET /api/trees/{treeId} as PostgreSQL writes it", () => {
       "cover",
       "data",
       "version",
+      "heirs",
     ]);
     expect(response.body).toStrictEqual({
       _id: tree._id,
@@ -182,6 +183,7 @@ describe("GET /api/trees/{treeId} as PostgreSQL writes it", () => {
         partners: [{ type: "MARRIED", people: [named] }],
       },
       version: 2,
+      heirs: [],
     });
   });
 });

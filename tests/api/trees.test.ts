@@ -247,7 +247,7 @@ describe("PATCH /api/trees/{treeId}", () => {
     expect(response.body).toEqual({ _id: tree._id, version: 2 });
     expect(response.headers.get("etag")).toBe('"2-1"');
     const read = await api.get<Tree>(treePath(tree._id), { token: owner.token });
-    expect({ ...read.body, data: idsOnly(read.body.data) }).toEqual({ ...tree, data, version: 2 });
+    expect({ ...read.body, data: idsOnly(read.body.data) }).toEqual({ ...tree, data, version: 2, heirs: [] });
   });
 
   it("fills node defaults and stores only _id of a person reference, names or not", async () => {
