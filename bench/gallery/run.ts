@@ -28,7 +28,7 @@ const CONNECTIONS = 50;
 const base = `http://127.0.0.1:${PORT}`;
 
 process.env.DATABASE_URL = DB_URL;
-process.env.NODE_ENV ??= "production";
+(process.env as Record<string, string | undefined>).NODE_ENV ??= "production";
 
 const pool = new pg.Pool({ connectionString: DB_URL, max: 2 });
 const dbName = new URL(DB_URL).pathname.slice(1);

@@ -8,6 +8,7 @@ import { request } from "node:http";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
 import { LRUCache } from "lru-cache";
+// eslint-disable-next-line boundaries/dependencies -- the page's own address rules (pure, no React), so that the kept page is the one the page links to
 import { galleryHref, readGalleryParams } from "@/components/gallery/gallery-query";
 import { etagOf, GALLERY_CACHE_MS, galleryGeneration } from "./gallery-cache";
 import { GALLERY_RENDER_HEADER, setGalleryRenderSecret } from "./gallery-pages-secret";
