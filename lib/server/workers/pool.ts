@@ -85,6 +85,12 @@ function limitError(name: TaskName, limit: "time" | "memory", options: WorkerPoo
  */
 export class WorkerPool {
   private readonly pool: Piscina<TaskMessage, unknown>;
+  /**
+   * Tasks running or waiting. Piscina's maxQueue does not hold tasks that carry an abort signal
+   * (it keeps those in a queue of their own, unbounded), and every task here carries one, so the
+   * bound is kept here: threads plus `queue`.
+   */
+  private outstanding = 0;
 
   constructor(readonly options: WorkerPoolOptions = DEFAULTS) {
     const filename = workerEntry();
@@ -130,6 +136,22 @@ export class WorkerPool {
         throw limitError(name, "memory", this.options);
       }
     }
+    if (this.outstanding >= this.options.threads + this.options.queue) {
+      throw new ApiError(503, WORKERS_BUSY, { "Retry-After": String(WORKERS_RETRY_AFTER) });
+    }
+    this.outstanding += 1;
+    try {
+      return await this.runCounted(name, input, transfer);
+    } finally {
+      this.outstanding -= 1;
+    }
+  }
+
+  private async runCounted<K extends TaskName>(
+    name: K,
+    input: TaskInput<K>,
+    transfer: ArrayBuffer[],
+  ): Promise<TaskOutput<K>> {
     const { port1, port2 } = new MessageChannel();
     const abort = new AbortController();
     let timedOut = false;
