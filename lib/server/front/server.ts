@@ -11,7 +11,6 @@ import { pgFrontDb, pgliteFrontDb, type FrontDb } from "./front-db";
 import { getPgPool } from "./pg-pool";
 import { getPglite, processPglite } from "./pglite";
 import { createPublicPages, RENDER_HEADER, type RenderedPage } from "./public-pages";
-// eslint-disable-next-line boundaries/dependencies -- the Gallery's page cache (ADR 028), kept out of front/ while it is reworked; to move here at merge
 import { createGalleryPages } from "../gallery/gallery-pages";
 import {
   existingViewCounter,
