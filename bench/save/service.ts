@@ -78,8 +78,7 @@ async function main() {
   const { patchTreeData, saveTreeData } = await import("@/lib/server/trees/save-tree-data");
   const { lockTreeOrThrow, TREE_TX_OPTIONS } = await import("@/lib/server/trees/lock-tree");
   const { writeTreeData } = await import("@/lib/server/trees/write-tree-data");
-  const { importTree } = await import("@/lib/server/import/import-tree");
-  const { parseGedcom } = await import("@/lib/gedcom/import");
+  const { importFile } = await import("@/lib/server/import/import-file");
   const { treeData } = await import("@/lib/schemas/tree");
   const jsonPatch = (await import("fast-json-patch")).default;
   type TreeNode = import("@/lib/schemas/tree").TreeNode;
@@ -139,10 +138,13 @@ async function main() {
   }
 
   async function seedGenealogy(): Promise<string> {
-    const parsed = parseGedcom(gunzipSync(fs.readFileSync(GENEALOGY)), {
-      fileName: "gedcom4j-sample3.ged",
-    });
-    const imported = await importTree(ownerId, parsed);
+    const imported = await importFile(
+      ownerId,
+      new Uint8Array(gunzipSync(fs.readFileSync(GENEALOGY))),
+      {
+        fileName: "gedcom4j-sample3.ged",
+      },
+    );
     return imported.tree._id;
   }
 
