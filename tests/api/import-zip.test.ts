@@ -459,7 +459,7 @@ describe("POST /api/trees/import refuses, and creates nothing", () => {
     [
       "an unknown ?format=",
       "?format=docx",
-      "format must be one of plumtree, prunetree, heirloom, gedcom",
+      "format must be one of plumtree, prunetree, heirloom, gedcom, sims4",
     ],
   ])("%s", async (_name, query, detail) => {
     const response = await postImport(user.token, fixture(), query);

@@ -36,7 +36,9 @@ async function tablesOf(query: (sql: string) => Promise<{ rows: { table_name: st
 }
 
 const EXPECTED_TABLES = [
+  "EmailRestoreToken",
   "GalleryTerm",
+  "MailJob",
   "PasswordResetToken",
   "Person",
   "PublishedTree",

@@ -4,7 +4,13 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { Person } from "@/lib/schemas/person";
 import type { Tree, TreeNode } from "@/lib/schemas/tree";
 import { readSims4 } from "@/lib/sims4";
-import { writeDbpf, writeSave, writeTrayItem, type FixtureSave, type FixtureSim } from "@/lib/sims4/testing";
+import {
+  writeDbpf,
+  writeSave,
+  writeTrayItem,
+  type FixtureSave,
+  type FixtureSim,
+} from "@/lib/sims4/testing";
 import { db } from "@/lib/server/db";
 import { call, detailOf } from "../helpers/api";
 import { createUser, type TestUser } from "../helpers/factories";
@@ -37,7 +43,12 @@ afterAll(async () => {
   await db.user.deleteMany({ where: { id: { in: users.map((u) => u.username) } } });
 });
 
-const post = <T>(token: string, url: string, bytes: Uint8Array, headers: Record<string, string> = {}) =>
+const post = <T>(
+  token: string,
+  url: string,
+  bytes: Uint8Array,
+  headers: Record<string, string> = {},
+) =>
   call<T>("POST", url, {
     token,
     rawBody: new Uint8Array(bytes),
@@ -64,9 +75,38 @@ function legacy(extra: FixtureSim[] = [], spouseOfCleo?: bigint): FixtureSave {
       { id: id(600), name: "Neighbours" },
     ],
     sims: [
-      { id: id(1), householdId: HH, firstName: "Анна", lastName: "Kovač", gender: 8192, age: 32, spouse: id(2), traits: [27454] },
-      { id: id(2), householdId: HH, firstName: "Boris", lastName: "Kovač", gender: 4096, age: 32, spouse: id(1) },
-      { id: id(3), householdId: HH, firstName: "Cléo", lastName: "Kovač", gender: 8192, age: 16, relations: [[0, id(1)], [1, id(2)]], ...(spouseOfCleo ? { spouse: spouseOfCleo } : {}) },
+      {
+        id: id(1),
+        householdId: HH,
+        firstName: "Анна",
+        lastName: "Kovač",
+        gender: 8192,
+        age: 32,
+        spouse: id(2),
+        traits: [27454],
+      },
+      {
+        id: id(2),
+        householdId: HH,
+        firstName: "Boris",
+        lastName: "Kovač",
+        gender: 4096,
+        age: 32,
+        spouse: id(1),
+      },
+      {
+        id: id(3),
+        householdId: HH,
+        firstName: "Cléo",
+        lastName: "Kovač",
+        gender: 8192,
+        age: 16,
+        relations: [
+          [0, id(1)],
+          [1, id(2)],
+        ],
+        ...(spouseOfCleo ? { spouse: spouseOfCleo } : {}),
+      },
       { id: id(9), householdId: id(600), firstName: "Nina", lastName: "Next", age: 32 },
       ...extra,
     ],
@@ -80,7 +120,11 @@ describe("POST /api/trees/import/households", () => {
   ])("lists the households of %s, the active one first", async (file, first, count) => {
     const user = await newUser();
     const bytes = new Uint8Array(fs.readFileSync(path.join(SAVES, file)));
-    const response = await post<HouseholdsAnswer>(user.token, "/api/trees/import/households", bytes);
+    const response = await post<HouseholdsAnswer>(
+      user.token,
+      "/api/trees/import/households",
+      bytes,
+    );
     expect(response.status).toBe(200);
     const { households } = response.body;
     expect(households).toHaveLength(count);
@@ -95,11 +139,27 @@ describe("POST /api/trees/import/households", () => {
 
   it("answers ids above 2^53 as exact decimal strings", async () => {
     const user = await newUser();
-    const response = await post<HouseholdsAnswer>(user.token, "/api/trees/import/households", writeSave(legacy()));
+    const response = await post<HouseholdsAnswer>(
+      user.token,
+      "/api/trees/import/households",
+      writeSave(legacy()),
+    );
     expect(response.body).toEqual({
       households: [
-        { id: HH.toString(), name: "Kovač", members: 3, family: 3, preview: ["Анна Kovač", "Boris Kovač", "Cléo Kovač"] },
-        { id: id(600).toString(), name: "Neighbours", members: 1, family: 1, preview: ["Nina Next"] },
+        {
+          id: HH.toString(),
+          name: "Kovač",
+          members: 3,
+          family: 3,
+          preview: ["Анна Kovač", "Boris Kovač", "Cléo Kovač"],
+        },
+        {
+          id: id(600).toString(),
+          name: "Neighbours",
+          members: 1,
+          family: 1,
+          preview: ["Nina Next"],
+        },
       ],
     });
     expect(response.bytes.toString()).toContain(`"${HH.toString()}"`);
@@ -107,10 +167,16 @@ describe("POST /api/trees/import/households", () => {
 
   it("refuses a file that is no save, and needs a session", async () => {
     const user = await newUser();
-    const text = await post(user.token, "/api/trees/import/households", new TextEncoder().encode("hello"));
+    const text = await post(
+      user.token,
+      "/api/trees/import/households",
+      new TextEncoder().encode("hello"),
+    );
     expect(text.status).toBe(400);
     expect(detailOf(text)).toMatch(/not a Sims 4 save/);
-    const anonymous = await call("POST", "/api/trees/import/households", { rawBody: new Uint8Array(writeSave(legacy())) });
+    const anonymous = await call("POST", "/api/trees/import/households", {
+      rawBody: new Uint8Array(writeSave(legacy())),
+    });
     expect(anonymous.status).toBe(401);
   });
 });
@@ -133,9 +199,15 @@ describe("POST /api/trees/import with a Sims 4 save", () => {
 
   it("imports the household asked for, and refuses one the save does not have", async () => {
     const user = await newUser();
-    const ok = await post<ImportAnswer>(user.token, `/api/trees/import?household=${id(600)}`, writeSave(legacy()));
+    const ok = await post<ImportAnswer>(
+      user.token,
+      `/api/trees/import?household=${id(600)}`,
+      writeSave(legacy()),
+    );
     expect(ok.status).toBe(201);
-    expect((await peopleOf(user.token, ok.body.tree._id)).map((p) => p.firstName)).toEqual(["Nina"]);
+    expect((await peopleOf(user.token, ok.body.tree._id)).map((p) => p.firstName)).toEqual([
+      "Nina",
+    ]);
     const missing = await post(user.token, "/api/trees/import?household=42", writeSave(legacy()));
     expect(missing.status).toBe(400);
     expect(detailOf(missing)).toMatch(/no household 42/);
@@ -157,7 +229,10 @@ describe("POST /api/trees/import with a Sims 4 save", () => {
     const response = await post<ImportAnswer>(user.token, "/api/trees/import", tray);
     expect(response.status).toBe(201);
     expect(response.body.tree.data.children.map((c) => c.person?._id)).toHaveLength(1);
-    expect((await peopleOf(user.token, response.body.tree._id)).map((p) => p.gameId)).toEqual([id(71).toString(), id(72).toString()]);
+    expect((await peopleOf(user.token, response.body.tree._id)).map((p) => p.gameId)).toEqual([
+      id(71).toString(),
+      id(72).toString(),
+    ]);
   });
 
   it("refuses hostile saves with a sentence and stores nothing", async () => {
@@ -168,7 +243,9 @@ describe("POST /api/trees/import with a Sims 4 save", () => {
     view(pastEnd).setUint32(0x40, 90_000_000, true);
     const absurd = good.slice();
     view(absurd).setUint32(0x24, 0xffffffff, true);
-    const bomb = writeDbpf([{ type: 0x0d, data: Uint8Array.from([0x10, 0xfb, 0xff, 0xff, 0xff, 0xfc]) }]);
+    const bomb = writeDbpf([
+      { type: 0x0d, data: Uint8Array.from([0x10, 0xfb, 0xff, 0xff, 0xff, 0xfc]) },
+    ]);
     const bombView = view(bomb);
     const entry = bombView.getUint32(0x40, true) + 8;
     bombView.setUint32(entry + 20, 0xffffff, true);
@@ -220,7 +297,11 @@ describe("POST /api/trees/{id}/import (sync with a newer save)", () => {
     const anna = people.find((p) => p.firstName === "Анна")!;
     const written = await call("PUT", `/api/people/${anna._id}`, {
       token: user.token,
-      body: { ...anna, bio: "<p>Hand-written bio</p>", custom: [...anna.custom, { title: "Notes", value: "mine" }] },
+      body: {
+        ...anna,
+        bio: "<p>Hand-written bio</p>",
+        custom: [...anna.custom, { title: "Notes", value: "mine" }],
+      },
     });
     expect(written.status).toBe(200);
     const tree = await call<Tree>("GET", `/api/trees/${treeId}`, { token: user.token });
@@ -229,16 +310,41 @@ describe("POST /api/trees/{id}/import (sync with a newer save)", () => {
     // a newer save: Cléo married Dan and had a baby, Anna renamed and grew a trait
     const newer = legacy(
       [
-        { id: id(4), householdId: HH, firstName: "Dan", lastName: "Kovač", gender: 4096, age: 16, spouse: id(3) },
-        { id: id(5), householdId: HH, firstName: "Baby", lastName: "Kovač", age: 1, relations: [[0, id(3)], [1, id(4)]] },
+        {
+          id: id(4),
+          householdId: HH,
+          firstName: "Dan",
+          lastName: "Kovač",
+          gender: 4096,
+          age: 16,
+          spouse: id(3),
+        },
+        {
+          id: id(5),
+          householdId: HH,
+          firstName: "Baby",
+          lastName: "Kovač",
+          age: 1,
+          relations: [
+            [0, id(3)],
+            [1, id(4)],
+          ],
+        },
       ],
       id(4),
     );
     newer.sims[0]!.traits = [27454, 27917];
     newer.sims[2]!.age = 32;
-    const stale = await post(user.token, `/api/trees/${treeId}/import`, writeSave(newer), { "if-match": '"999"' });
+    const stale = await post(user.token, `/api/trees/${treeId}/import`, writeSave(newer), {
+      "if-match": '"999"',
+    });
     expect(stale.status).toBe(409);
-    const synced = await post<SyncAnswer>(user.token, `/api/trees/${treeId}/import`, writeSave(newer), { "if-match": etag });
+    const synced = await post<SyncAnswer>(
+      user.token,
+      `/api/trees/${treeId}/import`,
+      writeSave(newer),
+      { "if-match": etag },
+    );
     expect(synced.status).toBe(200);
     expect(synced.body.changes.added.map((p) => p.firstName)).toEqual(["Dan", "Baby"]);
     expect(synced.body.changes.updated.map((p) => [p.gameId, p.fields])).toEqual([
@@ -262,14 +368,24 @@ describe("POST /api/trees/{id}/import (sync with a newer save)", () => {
       stack.push(...n.children);
     }
     const cleo = all.find((n) => n.person?._id === byGame.get(id(3).toString()))!;
-    expect(cleo.partners.map((e) => [e.type, e.people.map((p) => p._id)])).toEqual([["MARRIED", [byGame.get(id(4).toString())]]]);
+    expect(cleo.partners.map((e) => [e.type, e.people.map((p) => p._id)])).toEqual([
+      ["MARRIED", [byGame.get(id(4).toString())]],
+    ]);
     expect(cleo.children.map((c) => [c.person?._id, c.parents.map((p) => p._id)])).toEqual([
       [byGame.get(id(5).toString()), [byGame.get(id(3).toString()), byGame.get(id(4).toString())]],
     ]);
 
     // the same save again changes nothing and adds nobody
-    const again = await post<SyncAnswer>(user.token, `/api/trees/${treeId}/import`, writeSave(newer));
-    expect([again.body.changes.added, again.body.changes.updated, again.body.changes.unchanged]).toEqual([[], [], 5]);
+    const again = await post<SyncAnswer>(
+      user.token,
+      `/api/trees/${treeId}/import`,
+      writeSave(newer),
+    );
+    expect([
+      again.body.changes.added,
+      again.body.changes.updated,
+      again.body.changes.unchanged,
+    ]).toEqual([[], [], 5]);
     expect(await peopleOf(user.token, treeId)).toHaveLength(5);
   });
 
@@ -277,7 +393,11 @@ describe("POST /api/trees/{id}/import (sync with a newer save)", () => {
     const owner = await newUser();
     const other = await newUser();
     const first = await post<ImportAnswer>(owner.token, "/api/trees/import", writeSave(legacy()));
-    const response = await post(other.token, `/api/trees/${first.body.tree._id}/import`, writeSave(legacy()));
+    const response = await post(
+      other.token,
+      `/api/trees/${first.body.tree._id}/import`,
+      writeSave(legacy()),
+    );
     expect(response.status).toBe(404);
   });
 });

@@ -86,6 +86,7 @@ describe("POST /api/trees", () => {
       cover: null,
       data: emptyNode(),
       version: 1,
+      heirs: [],
     });
     const read = await api.get(treePath(response.body._id), { token: owner.token });
     expect(read.body).toEqual(response.body);
@@ -247,7 +248,12 @@ describe("PATCH /api/trees/{treeId}", () => {
     expect(response.body).toEqual({ _id: tree._id, version: 2 });
     expect(response.headers.get("etag")).toBe('"2-1"');
     const read = await api.get<Tree>(treePath(tree._id), { token: owner.token });
-    expect({ ...read.body, data: idsOnly(read.body.data) }).toEqual({ ...tree, data, version: 2, heirs: [] });
+    expect({ ...read.body, data: idsOnly(read.body.data) }).toEqual({
+      ...tree,
+      data,
+      version: 2,
+      heirs: [],
+    });
   });
 
   it("fills node defaults and stores only _id of a person reference, names or not", async () => {

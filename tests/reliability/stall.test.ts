@@ -32,9 +32,12 @@ import {
 } from "./support/stall";
 
 const LONG = process.env.RELIABILITY_MODE === "long";
-/** The files: 100,000 Sims in 49 MB (long mode), and 39 MB nested 99 levels deep. */
-const GENEALOGY = LONG ? { people: 100_000, noteLines: 40 } : { people: 100_000, noteLines: 8 };
-const NESTED_MB = LONG ? 39 : 20;
+/**
+ * The issue's files in long mode: 100,000 Sims in 49 MB, and 39 MB nested 99 levels deep. The
+ * short mode (npm test) keeps the shapes at a fifth of the size, so that the suite stays minutes.
+ */
+const GENEALOGY = LONG ? { people: 100_000, noteLines: 40 } : { people: 20_000, noteLines: 8 };
+const NESTED_MB = LONG ? 39 : 8;
 /** Version answers that must arrive before the heavy request's own. */
 const MIN_VERSIONS = 3;
 

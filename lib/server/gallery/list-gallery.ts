@@ -69,13 +69,13 @@ const COUNT_SQL = `SELECT count(*) AS "total" FROM "PublishedTree" p WHERE p."sh
  * $1 words, $2 limit, $3 offset: the shown publications that have, for every word, a search word
  * beginning with it. Ranked by where each word was found at best (title 0, a Sim's name 1, the
  * description 2), summed over the words: title matches first (ADR 028). The range is the prefix's:
- * every text starting with w sorts (bytewise, text_pattern_ops) between w and w || U+10FFFF.
+ * every text starting with w sorts (bytewise: the column's collation is C) between w and w || U+10FFFF.
  */
 const searchSql = (sort: GallerySort) => `
   WITH matches AS (
     SELECT g."treeId", w.i, min(g."field") AS "field"
     FROM unnest($1::text[]) WITH ORDINALITY AS w(word, i)
-    JOIN "GalleryTerm" g ON g."term" ~>=~ w.word AND g."term" ~<~ (w.word || chr(1114111))
+    JOIN "GalleryTerm" g ON g."term" >= w.word AND g."term" < (w.word || chr(1114111))
     GROUP BY g."treeId", w.i
   ), hits AS (
     SELECT "treeId", sum("field") AS "rank" FROM matches

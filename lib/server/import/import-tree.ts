@@ -22,7 +22,8 @@ export interface ImportResult {
 export function importResultJson(result: ImportResult): string {
   const { _id, title, description, cover, version } = result.tree;
   const head = JSON.stringify({ _id, title, description, cover });
-  return `{"tree":${head.slice(0, -1)},"data":${result.dataJson},"version":${version}},"imported":${JSON.stringify(result.imported)}}`;
+  const heirs = JSON.stringify(result.tree.heirs ?? []);
+  return `{"tree":${head.slice(0, -1)},"data":${result.dataJson},"version":${version},"heirs":${heirs}},"imported":${JSON.stringify(result.imported)}}`;
 }
 
 /**
@@ -86,7 +87,14 @@ export async function importPrepared(
 
   const skippedImages = [...stored.skipped].sort((a, b) => a.image.localeCompare(b.image));
   return {
-    tree: { _id: treeId, title, description, cover: imageName(prepared.cover), version: 1 },
+    tree: {
+      _id: treeId,
+      title,
+      description,
+      cover: imageName(prepared.cover),
+      version: 1,
+      heirs: prepared.heirs,
+    },
     dataJson: prepared.dataJson,
     imported: {
       people: prepared.people,

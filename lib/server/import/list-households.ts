@@ -1,4 +1,5 @@
 import "server-only";
+import { ImportError } from "@/lib/import/types";
 import type { HouseholdSummary } from "@/lib/sims4";
 import { ApiError } from "@/lib/server/http/errors";
 import type { RateLimitRule } from "@/lib/server/rate-limit";
@@ -24,5 +25,10 @@ export async function listHouseholds(
   source: ImportSource,
 ): Promise<{ households: HouseholdSummary[] }> {
   if ("bytes" in source && source.bytes.length === 0) throw new ApiError(400, EMPTY_FILE);
-  return { households: await runInWorker("sims4Households", { source }) };
+  try {
+    return { households: await runInWorker("sims4Households", { source }) };
+  } catch (error) {
+    if (error instanceof ImportError) throw new ApiError(400, error.message);
+    throw error;
+  }
 }

@@ -55,7 +55,8 @@ export function serializePerson(row: PersonRow): Person {
     // validated by the person schemas before they were stored
     custom: row.custom as Person["custom"],
     links: row.links as unknown as PersonLink[],
-    gameId: row.gameId,
+    // only on Sims that came from the game: the original client's people keep their keys
+    ...(row.gameId === null ? {} : { gameId: row.gameId }),
   };
 }
 

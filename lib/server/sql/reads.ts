@@ -73,7 +73,8 @@ const peopleJson = (where: string, columns = PERSON_COLUMNS) => `
     SELECT string_agg(person.json, ',' ORDER BY p."createdAt", p."id")
     FROM "Person" p
     CROSS JOIN LATERAL (
-      SELECT row_to_json(r)::text AS json FROM (
+      -- gameId is the last key, and only Sims that came from the game have one (serializePerson)
+      SELECT replace(row_to_json(r)::text, ',"gameId":null}', '}') AS json FROM (
         SELECT ${columns}
       ) r
     ) person

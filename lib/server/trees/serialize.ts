@@ -10,6 +10,7 @@ export const treeSelect = {
   cover: true,
   data: true,
   version: true,
+  heirs: true,
 } as const satisfies Prisma.TreeSelect;
 
 type TreeRow = Prisma.TreeGetPayload<{ select: typeof treeSelect }>;
@@ -24,6 +25,10 @@ export function serializeTree(row: TreeRow): Tree {
     // validated by treeData before it was stored
     data: row.data as unknown as TreeNode,
     version: row.version,
+    // a JSON array of ids, kept outside `data` (set-tree-heirs.ts)
+    heirs: Array.isArray(row.heirs)
+      ? row.heirs.filter((id): id is string => typeof id === "string")
+      : [],
   };
 }
 

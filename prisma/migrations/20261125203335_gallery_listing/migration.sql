@@ -17,7 +17,9 @@ ADD COLUMN     "title" TEXT NOT NULL DEFAULT '';
 
 -- CreateTable
 CREATE TABLE "GalleryTerm" (
-    "term" TEXT NOT NULL,
+    -- bytewise order (C), so that a word's prefix range uses the plain btree index below; Prisma's
+    -- schema has no column collations, and the schema engine leaves them alone
+    "term" TEXT COLLATE "C" NOT NULL,
     "treeId" TEXT NOT NULL,
     "field" SMALLINT NOT NULL,
 
@@ -25,7 +27,7 @@ CREATE TABLE "GalleryTerm" (
 );
 
 -- CreateIndex
-CREATE INDEX "GalleryTerm_term_field_treeId_idx" ON "GalleryTerm"("term" text_pattern_ops, "field", "treeId");
+CREATE INDEX "GalleryTerm_term_field_treeId_idx" ON "GalleryTerm"("term", "field", "treeId");
 
 -- CreateIndex
 CREATE INDEX "PublishedTree_shown_publishedAt_treeId_idx" ON "PublishedTree"("shown", "publishedAt", "treeId");
