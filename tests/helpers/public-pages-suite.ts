@@ -270,6 +270,7 @@ export function describePublicPages(makeDb: () => FrontDb) {
         "description",
         "cover",
         "data",
+        "heirs",
         "people",
         "lastPublishDate",
       ]);

@@ -426,7 +426,7 @@ export function createPublicPages(options: PublicPagesOptions): PublicPages {
       const requestId = requestIdFrom(req.headers["x-request-id"]);
       if (route.kind === "published") {
         // The view count changes with every batch: read with the publication, on every request.
-        const rows = await db.query<{ publishedAt: string; viewCount: number }>(
+        const rows = await db.query<{ publishedAt: string; viewCount: number; listed: boolean }>(
           "published_version",
           PUBLISHED_VERSION_SQL,
           [route.treeId],
@@ -434,7 +434,7 @@ export function createPublicPages(options: PublicPagesOptions): PublicPages {
         if (!rows[0]) return false;
         const body = await publication(route.treeId, Number(rows[0].publishedAt));
         if (!body) return false;
-        const tail = publishedJsonTail(Number(rows[0].viewCount));
+        const tail = publishedJsonTail(Number(rows[0].viewCount), rows[0].listed === true);
         status = 200;
         send(
           req,

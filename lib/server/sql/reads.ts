@@ -151,7 +151,7 @@ export const PUBLISHED_SNAPSHOT_SQL = `
  */
 export const PUBLISHED_VERSION_SQL = `
   SELECT floor(extract(epoch FROM p."publishedAt") * 1000)::bigint::text AS "publishedAt",
-    p."viewCount"
+    p."viewCount", p."listed"
   FROM "PublishedTree" p
   WHERE p."treeId" = $1`;
 
@@ -161,4 +161,5 @@ export const PUBLISHED_VERSION_SQL = `
  * bytes are PUBLISHED_JSON_SQL's own (tests/api/fast-reads.test.ts compares them). The server in
  * front keeps the publication's text compressed once and adds the count to each answer.
  */
-export const publishedJsonTail = (viewCount: number) => `, "viewCount" : ${viewCount}}`;
+export const publishedJsonTail = (viewCount: number, listed: boolean) =>
+  `, "viewCount" : ${viewCount}, "publishToGallery" : ${listed}}`;
