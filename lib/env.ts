@@ -46,6 +46,7 @@ const envSchema = z.object({
   /** Sign-ups one client address may make per hour and per day (issue 22.6); tests raise them. */
   SIGNUPS_PER_ADDRESS_HOUR: z.coerce.number().int().min(1).default(5),
   SIGNUPS_PER_ADDRESS_DAY: z.coerce.number().int().min(1).default(20),
+  TREES_PER_ACCOUNT_HOUR: z.coerce.number().int().min(1).default(60),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 

@@ -66,6 +66,7 @@ Object.assign(process.env, {
   APP_URL: e2e.baseURL,
   SIGNUPS_PER_ADDRESS_HOUR: "100000",
   SIGNUPS_PER_ADDRESS_DAY: "100000", // all from 127.0.0.1
+  TREES_PER_ACCOUNT_HOUR: "100000", // xss.spec makes a tree per payload
   DATABASE_URL: e2e.databaseUrl,
   SMTP_URL: `smtp://127.0.0.1:${e2e.smtpPort}`,
   MAIL_FROM: "Heirloom <no-reply@heirloom.test>",
