@@ -294,7 +294,9 @@ test("stored payloads run no script on the public pages", async ({ page, request
   await page.goto(`/public/${peopleTree._id}/list`);
   expect(await page.title()).toBe(asDocumentTitle(`${peopleTree.title} · Heirloom`));
   const chipsShown = page.locator('section[aria-labelledby="family-tree-heading"] a[href*="?p="]');
-  await expect(chipsShown).toHaveCount(people.length);
+  // The list is paged (at most 200 entries a page, ADR 024): the first page's Sims are checked.
+  await expect(chipsShown.first()).toBeVisible();
+  expect(await chipsShown.count()).toBeGreaterThanOrEqual(Math.min(people.length, 200));
   await expectNoScriptRan(page);
 
   // Open every Sim's details in turn (in place, as a visitor's clicks do) and check each bio.
