@@ -2,6 +2,7 @@
    tests can read arbitrary JSON; a test that wants types passes its own. */
 // Calls the REST API the way a client does. By default the route handlers under app/api run in
 // this process (fast, no build); set API_URL to send the same calls to a running server instead.
+import { randomInt } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { NextRequest } from "next/server";
@@ -75,11 +76,14 @@ export interface CallOptions {
   headers?: Record<string, string>;
 }
 
-let ipCounter = 1;
+// Every test file runs in its own module scope but shares the rate-limit store (Redis or the
+// database), so a counter from 1 gave the first call of every file the same address and the sixth
+// file to sign up first met the sign-up limit. Each file starts at a random point of a 2^24 space.
+let ipCounter = randomInt(1, 1 << 24);
 /** Each call gets its own client address unless one is given, so rate limits do not bleed between tests. */
 export function uniqueIp(): string {
-  ipCounter += 1;
-  return `198.51.${(ipCounter >> 8) & 255}.${ipCounter & 255}`;
+  ipCounter = (ipCounter + 1) & 0xffffff;
+  return `10.${(ipCounter >> 16) & 255}.${(ipCounter >> 8) & 255}.${ipCounter & 255}`;
 }
 
 async function dispatch(method: string, url: URL, init: RequestInit): Promise<Response> {
