@@ -12,15 +12,13 @@ import { toggleHeir } from "@/lib/tree/heirs";
 import { buildKinship } from "@/lib/tree/placements";
 import { mapPersonRefs } from "@/lib/tree/reducers";
 import { describeZodError } from "@/lib/validation-message";
+import { peopleBatches } from "./insert-people";
 import { clipDescription, clipLine, clipPerson, clipTitle } from "./clip";
 
 // The CPU half of an import, run in a worker thread (lib/server/workers/tasks.ts): the file in,
 // rows ready to insert out. Pure: no database, no storage. What comes back is mostly JSON text,
 // which crosses to the request thread as one copy, where a tree of objects would be rebuilt
 // there object by object.
-
-/** People per INSERT statement (see insert-people.ts). */
-export const PEOPLE_BATCH = 5_000;
 
 /** Where the uploaded file is: a file of its own (the route), or bytes (services and tests). */
 export type ImportSource = { path: string } | { bytes: Uint8Array };
@@ -56,7 +54,7 @@ export interface PreparedImport {
   /** The file's heirs with the new person ids: those placed in the tree, one per generation. */
   heirs: string[];
   /**
-   * The people as JSON arrays of at most PEOPLE_BATCH rows each (insert-people.ts's columns),
+   * The people as JSON arrays (insert-people.ts's peopleBatches and columns),
    * with the image key in "avatarKey" and no links: the request thread stores the images and
    * checks the links against the database, then joins both in SQL.
    */
@@ -193,11 +191,6 @@ export async function prepareImport(input: PrepareImportInput): Promise<Prepared
       createdAt: new Date(now + index).toISOString(),
     };
   });
-  const peopleBatches: string[] = [];
-  for (let start = 0; start < rows.length; start += PEOPLE_BATCH) {
-    peopleBatches.push(JSON.stringify(rows.slice(start, start + PEOPLE_BATCH)));
-  }
-
   return {
     treeId,
     title: clipTitle(input.title || file.title),
@@ -205,7 +198,7 @@ export async function prepareImport(input: PrepareImportInput): Promise<Prepared
     cover: file.cover,
     dataJson: JSON.stringify(checked.data),
     heirs: importedHeirs(file.heirs, personIds, checked.data),
-    peopleBatches,
+    peopleBatches: peopleBatches(rows),
     people: file.people.length,
     usage: [...usage],
     images,

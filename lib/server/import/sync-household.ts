@@ -12,8 +12,8 @@ import { writeTreeData } from "@/lib/server/trees/write-tree-data";
 import { describeZodError } from "@/lib/validation-message";
 import { clipPerson } from "./clip";
 import { EMPTY_FILE } from "./import-file";
-import { insertPeople } from "./insert-people";
-import { PEOPLE_BATCH, type ImportSource } from "./prepare-import";
+import { insertPeople, peopleBatches } from "./insert-people";
+import type { ImportSource } from "./prepare-import";
 
 export interface SyncedPerson {
   _id: string;
@@ -258,11 +258,7 @@ export async function syncHousehold(
       ...clipPerson(person),
       createdAt: new Date(now + index).toISOString(),
     }));
-    const batches: string[] = [];
-    for (let start = 0; start < addedRows.length; start += PEOPLE_BATCH) {
-      batches.push(JSON.stringify(addedRows.slice(start, start + PEOPLE_BATCH)));
-    }
-    await insertPeople(tx, batches, new Map(), new Map());
+    await insertPeople(tx, peopleBatches(addedRows), new Map(), new Map());
     const version = await writeTreeData(tx, treeId, checked.data);
     return {
       tree: { _id: treeId, version },
