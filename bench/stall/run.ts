@@ -5,8 +5,8 @@
  * while it ran, against the 100 ms goal and against the idle baseline measured in the same run
  * (the same client, the same server, nothing else running). Writes bench/results/stall.json.
  *
- * BENCH_STALL_ENGINES (postgres,pglite), BENCH_STALL_PEOPLE (100000) and BENCH_STALL_NOTE_LINES
- * (40: the issue's 49 MB file) size the run; RELIABILITY_REUSE_BUILD=1 serves the existing build.
+ * BENCH_STALL_ENGINES (postgres,pglite), BENCH_STALL_PEOPLE (100000), BENCH_STALL_NOTE_LINES
+ * (38: the issue's 4.9 million lines) and BENCH_STALL_ATTACK_MS (10000) size the run; RELIABILITY_REUSE_BUILD=1 serves the existing build.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -23,11 +23,14 @@ import {
 } from "../../tests/reliability/support/server";
 import {
   alongside,
+  copyRemovePatch,
   doublingPatch,
   heavyRequest,
   hugePatch,
   JSON_PATCH,
   postImport,
+  sustained,
+  treeOfNodes,
   treeWithOneSim,
   uploadReceived,
   VERSION_PATH,
@@ -37,7 +40,17 @@ const GOAL_MS = 100;
 const IDLE_REQUESTS = 300;
 const ENGINES = (process.env.BENCH_STALL_ENGINES ?? "postgres,pglite").split(",");
 const PEOPLE = Number(process.env.BENCH_STALL_PEOPLE ?? 100_000);
-const NOTE_LINES = Number(process.env.BENCH_STALL_NOTE_LINES ?? 40);
+// 38 note lines keep 100,000 Sims under the import's 5,000,000-line limit (4.9 million lines, as
+// in the issue); 40 pass it, and the file is refused before anything is stored.
+const NOTE_LINES = Number(process.env.BENCH_STALL_NOTE_LINES ?? 38);
+/**
+ * Findings 1-3 are bounded now and answer in milliseconds: their heavy request is an attacker
+ * sending it over and over for ATTACK_MS (four readers at once for the public reads), so that the
+ * version client has enough round trips beside it for a p99.
+ */
+const ATTACK_MS = Number(process.env.BENCH_STALL_ATTACK_MS ?? 10_000);
+/** BENCH_STALL_ONLY: a pattern of the requests to measure (the large import always runs). */
+const ONLY = process.env.BENCH_STALL_ONLY ? new RegExp(process.env.BENCH_STALL_ONLY) : null;
 const OUT = path.resolve(import.meta.dirname, "../results/stall.json");
 
 const percentile = (values: number[], p: number) => {
@@ -61,6 +74,8 @@ interface Row {
   request: string;
   finding: number;
   status: number;
+  /** Requests the attacker sent (1 for imports and exports). */
+  requests: number;
   heavyMs: number;
   versions: number;
   p50Ms: number | null;
@@ -98,16 +113,34 @@ async function benchEngine(
       label: string,
       heavy: () => Promise<Answer>,
       ready?: (done: () => boolean) => Promise<void>,
+      attack?: { readers: number },
     ) => {
       if (!server.running) await server.start();
-      const overlap = await alongside(server.url, heavy, ready);
+      if (ONLY && !ONLY.test(label)) {
+        if (label.startsWith("POST /api/trees/import") && label.includes(" Sims)")) return heavy();
+        return { status: 0, body: undefined, text: "", headers: undefined, ms: 0 } as Answer;
+      }
+      let requests = 1;
+      const started = performance.now();
+      const overlap = await alongside(
+        server.url,
+        attack
+          ? async () => {
+              const repeated = await sustained(heavy, { forMs: ATTACK_MS, ...attack });
+              requests = repeated.requests;
+              return repeated.last;
+            }
+          : heavy,
+        ready,
+      );
       const figures = summary(overlap.versionMs);
       const row: Row = {
         engine,
         request: label,
         finding,
         status: overlap.answer.status,
-        heavyMs: Math.round(overlap.answer.ms),
+        requests,
+        heavyMs: Math.round(attack ? performance.now() - started : overlap.answer.ms),
         ...figures,
         meetsGoal: figures.p99Ms !== null && figures.p99Ms < GOAL_MS,
         serverAlive: server.running,
@@ -154,32 +187,63 @@ async function benchEngine(
         "/api/published/{id}/og",
         "/api/published/{id}",
       ]) {
-        await measure(3, `GET ${read} (${PEOPLE} Sims)`, () =>
-          heavyRequest(server.url, "GET", read.replace("{id}", treeId)),
+        await measure(
+          3,
+          `GET ${read} (${PEOPLE} Sims), 4 readers over and over`,
+          () => heavyRequest(server.url, "GET", read.replace("{id}", treeId)),
+          undefined,
+          { readers: 4 },
         );
       }
     }
     const doubling = await treeWithOneSim(server.url, "double", token);
-    await measure(2, "PATCH /api/trees/{id} (21 doubling copies)", () =>
-      heavyRequest(server.url, "PATCH", `/api/trees/${doubling.treeId}`, {
-        token,
-        body: JSON.stringify(doublingPatch(21)),
-        headers: { ...JSON_PATCH, "if-match": doubling.etag },
-      }),
+    await measure(
+      2,
+      "PATCH /api/trees/{id} (21 doubling copies), over and over",
+      () =>
+        heavyRequest(server.url, "PATCH", `/api/trees/${doubling.treeId}`, {
+          token,
+          body: JSON.stringify(doublingPatch(21)),
+          headers: { ...JSON_PATCH, "if-match": doubling.etag },
+        }),
+      undefined,
+      { readers: 1 },
+    );
+    const pairs = await treeOfNodes(server.url, "pairs", 15, token);
+    await measure(
+      2,
+      "PATCH /api/trees/{id} (200 [copy, remove] pairs on 32,768 nodes), over and over",
+      () =>
+        heavyRequest(server.url, "PATCH", `/api/trees/${pairs.treeId}`, {
+          token,
+          body: JSON.stringify(copyRemovePatch(200)),
+          headers: { ...JSON_PATCH, "if-match": pairs.etag },
+        }),
+      undefined,
+      { readers: 1 },
     );
     const huge = await treeWithOneSim(server.url, "huge", token);
-    const stored = await measure(1, "PATCH /api/trees/{id} (500 KB patch storing 128 MB)", () =>
-      heavyRequest(server.url, "PATCH", `/api/trees/${huge.treeId}`, {
-        token,
-        body: JSON.stringify(hugePatch(huge.personId)),
-        headers: { ...JSON_PATCH, "if-match": huge.etag },
-      }),
+    const stored = await measure(
+      1,
+      "PATCH /api/trees/{id} (500 KB patch storing 128 MB), over and over",
+      () =>
+        heavyRequest(server.url, "PATCH", `/api/trees/${huge.treeId}`, {
+          token,
+          body: JSON.stringify(hugePatch(huge.personId)),
+          headers: { ...JSON_PATCH, "if-match": huge.etag },
+        }),
+      undefined,
+      { readers: 1 },
     );
     // On code without bounded patches the stored tree takes the server down at this read.
     if (stored.status >= 400) {
       await heavyRequest(server.url, "PUT", `/api/published/${huge.treeId}`, { token });
-      await measure(1, "GET /public/{id}/list (after the 500 KB patch)", () =>
-        heavyRequest(server.url, "GET", `/public/${huge.treeId}/list`),
+      await measure(
+        1,
+        "GET /public/{id}/list (after the 500 KB patch), 4 readers over and over",
+        () => heavyRequest(server.url, "GET", `/public/${huge.treeId}/list`),
+        undefined,
+        { readers: 4 },
       );
     }
     return { idle, rows };

@@ -197,3 +197,63 @@ export function doublingPatch(copies: number): unknown[] {
     path: "/data/children/-",
   }));
 }
+
+/**
+ * Finding 2 with copies that stay within the node limit: [copy, remove] `pairs` on a tree whose
+ * /data/children/0 is large (see `treeOfNodes`). Each pair copies the large child and removes the
+ * copy, so the tree never grows: only the patch's work budget ends it.
+ */
+export function copyRemovePatch(pairs: number): unknown[] {
+  return Array.from({ length: pairs }, () => [
+    { op: "copy", from: "/data/children/0", path: "/data/children/-" },
+    { op: "remove", path: "/data/children/2" },
+  ]).flat();
+}
+
+/**
+ * A player's tree of 2^`doublings` nodes (one Sim, placed at every node), made by one accepted
+ * patch of `doublings` doubling copies, and its new ETag. With 15 it has 32,768 nodes, the shape
+ * of the issue's [copy, remove] finding: /data/children/0 then holds 16,384 of them.
+ */
+export async function treeOfNodes(base: string, prefix: string, doublings: number, token: string) {
+  const tree = await treeWithOneSim(base, prefix, token);
+  const grown = await heavyRequest(base, "PATCH", `/api/trees/${tree.treeId}`, {
+    token,
+    body: JSON.stringify(doublingPatch(doublings)),
+    headers: { ...JSON_PATCH, "if-match": tree.etag },
+  });
+  if (grown.status !== 200) throw new Error(`growing the tree: ${grown.status} ${grown.text}`);
+  const read = await request(base, "GET", `/api/trees/${tree.treeId}`, { token });
+  return { ...tree, etag: read.headers?.get("etag") ?? "" };
+}
+
+/** The answers of a sustained attack: the last one, and every status seen. */
+export interface Sustained {
+  last: Answer;
+  statuses: number[];
+  requests: number;
+}
+
+/**
+ * An attacker who repeats a request: `readers` loops at once, each sending `one()` again and again
+ * until `forMs` has passed (each loop sends at least one). A request that is now bounded answers in
+ * milliseconds, so a second client's version requests could not be shown to complete "while it
+ * runs"; the threat is the attacker sending it over and over, and that is what runs here.
+ */
+export async function sustained(
+  one: () => Promise<Answer>,
+  { forMs, readers = 1 }: { forMs: number; readers?: number },
+): Promise<Sustained> {
+  const until = performance.now() + forMs;
+  const statuses: number[] = [];
+  let last: Answer | undefined;
+  await Promise.all(
+    Array.from({ length: readers }, async () => {
+      do {
+        last = await one();
+        statuses.push(last.status);
+      } while (performance.now() < until && last.status !== 0);
+    }),
+  );
+  return { last: last!, statuses, requests: statuses.length };
+}
