@@ -1,35 +1,30 @@
 import { fullName } from "@/components/people/person-name";
-import type { Person } from "@/lib/schemas/person";
+import type { FirstGenerationsCut } from "@/lib/public-tree/first-generations";
 import type { TreeNode } from "@/lib/schemas/tree";
-
-/** How many generations the page's HTML names, and at most how many families in all. */
-export const FIRST_GENERATIONS = 3;
-const MAX_FAMILIES = 60;
 
 /**
  * The tree's first generations as plain text, in the page's HTML: what a reader without
  * JavaScript, a search engine or a link preview sees, until the full tree has arrived as the
  * cached snapshot. Kept small (names only, a bounded number of families), so that the HTML stays
- * a few kilobytes at any tree size.
+ * a few kilobytes at any tree size. `cut` holds only the families named
+ * (lib/public-tree/first-generations.ts).
  */
 export function FirstGenerations({
-  data,
-  people,
+  cut,
   listHref,
 }: {
-  data: TreeNode;
-  people: ReadonlyMap<string, Pick<Person, "firstName" | "lastName">>;
+  cut: FirstGenerationsCut;
   listHref: string;
 }) {
+  const { data } = cut;
+  const people = new Map(cut.people.map((person) => [person._id, person]));
   const name = (id: string | undefined) => {
     const person = id ? people.get(id) : undefined;
     return person ? fullName(person) || "Unnamed Sim" : "Unknown Sim";
   };
-  const shown = firstFamilies(data);
-
   function family(node: TreeNode, key: number) {
     const partners = node.partners.flatMap((entry) => entry.people.map((ref) => name(ref._id)));
-    const children = node.children.filter((child) => shown.has(child));
+    const children = node.children;
     return (
       <li key={key}>
         {name(node.person?._id)}
@@ -61,22 +56,4 @@ export function FirstGenerations({
       </p>
     </div>
   );
-}
-
-/** The families named: generation by generation from the root, hidden ones left out, bounded. */
-function firstFamilies(root: TreeNode): Set<TreeNode> {
-  const shown = new Set<TreeNode>([root]);
-  let generation = [root];
-  for (let depth = 1; depth < FIRST_GENERATIONS && shown.size < MAX_FAMILIES; depth += 1) {
-    const next: TreeNode[] = [];
-    for (const node of generation) {
-      for (const child of node.children) {
-        if (child.hidden || shown.size >= MAX_FAMILIES) continue;
-        shown.add(child);
-        next.push(child);
-      }
-    }
-    generation = next;
-  }
-  return shown;
 }

@@ -6,7 +6,7 @@ import { avatarUrl } from "@/lib/image-url";
 import { fullName } from "@/components/people/person-name";
 import type { Person } from "@/lib/schemas/person";
 import type { PartnerType } from "@/lib/schemas/tree";
-import type { ListItem, ListNodeItem, ListPage } from "./list-pages";
+import type { ListItem, ListNodeItem, ListPage } from "@/lib/public-tree/list-pages";
 import { PersonDetails } from "./person-details";
 
 const PARTNER_LABELS: Record<PartnerType, string> = {

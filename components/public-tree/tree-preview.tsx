@@ -2,7 +2,7 @@
 import { useMemo } from "react";
 import { TreeNodeView, type NodeActions } from "@/components/tree-canvas/tree-node";
 import { VIEWPORT } from "@/components/tree-canvas/viewport";
-import type { OpeningView } from "./opening-view";
+import type { OpeningView } from "@/lib/public-tree/opening-view";
 
 const idle = () => undefined;
 const NO_ACTIONS: NodeActions = {

@@ -3,7 +3,7 @@ import { IntentLink } from "@/components/ui/intent-link";
 import { resizedImageUrl } from "@/lib/image-url";
 import { htmlToPlainText, truncateText } from "@/components/public-tree/plain-text";
 import { getEnv } from "@/lib/env";
-import { loadPublicTree } from "@/lib/server/published/load-public-tree";
+import { loadPublicHead } from "@/lib/server/published/load-public-tree";
 import { ViewSwitch } from "@/components/public-tree/view-switch";
 
 type Props = { params: Promise<{ treeId: string }>; children: React.ReactNode };
@@ -18,7 +18,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
     description: html,
     cover,
     lastPublishDate,
-  } = await loadPublicTree(treeId);
+  } = await loadPublicHead(treeId);
   const title = rawTitle || "Untitled Tree";
   const description =
     truncateText(htmlToPlainText(html), DESCRIPTION_PREVIEW) ||
@@ -61,7 +61,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
  */
 export default async function PublicTreeLayout({ params, children }: Props) {
   const { treeId } = await params;
-  const { _id, title } = await loadPublicTree(treeId);
+  const { _id, title } = await loadPublicHead(treeId);
 
   return (
     <div className="min-h-dvh">

@@ -4,11 +4,10 @@ import { avatarUrl } from "@/lib/image-url";
 import { IntentLink } from "@/components/ui/intent-link";
 import { countView } from "@/lib/server/published/count-view";
 import { FirstGenerations } from "@/components/public-tree/first-generations";
-import { openingView } from "@/components/public-tree/opening-view";
 import { TreePreview } from "@/components/public-tree/tree-preview";
 import { htmlToPlainText, truncateText } from "@/components/public-tree/plain-text";
 import { PublicTreeLoader } from "@/components/tree-view/public-tree-loader";
-import { loadPublicTree } from "@/lib/server/published/load-public-tree";
+import { loadPublicHead, loadPublicPage } from "@/lib/server/published/load-public-tree";
 import { RENDER_HEADER, snapshotPath } from "@/lib/server/published/snapshot-url";
 import { readerOf } from "@/lib/server/published/view-counter";
 
@@ -26,15 +25,16 @@ const PREVIEW_MARK = `requestAnimationFrame(function(){performance.mark("heirloo
  */
 export default async function PublicTreeCanvasPage({ params }: Props) {
   const { treeId } = await params;
-  const view = await loadPublicTree(treeId);
+  const view = await loadPublicHead(treeId);
+  const model = await loadPublicPage(treeId, "canvas");
+  if (model.kind !== "canvas") throw new Error("the canvas page was asked for");
+  const { preview, first } = model;
   // The production server counts the views of the pages it keeps; this render is for it.
   const requestHeaders = await headers();
   if (!requestHeaders.has(RENDER_HEADER)) {
     const address = requestHeaders.get("x-forwarded-for")?.split(",", 1)[0]?.trim();
     countView(treeId, readerOf(address, requestHeaders.get("user-agent") ?? undefined));
   }
-  const peopleById = new Map(view.people.map((person) => [person._id, person]));
-  const preview = openingView(`${view._id}:${view.lastPublishDate}`, view.data, peopleById);
   // The drawing's first avatars are its largest paint: asked for with the page, not when the
   // parser reaches them inside the SVG.
   for (const person of preview?.people.slice(0, 4) ?? []) {
@@ -53,13 +53,13 @@ export default async function PublicTreeCanvasPage({ params }: Props) {
             <>
               <TreePreview view={preview} />
               <div className="sr-only">
-                <FirstGenerations data={view.data} people={peopleById} listHref={listHref} />
+                <FirstGenerations cut={first} listHref={listHref} />
               </div>
               {/* For the benchmark: the frame that first shows the Sims (bench/public/run.ts). */}
               <script nonce={nonce} dangerouslySetInnerHTML={{ __html: PREVIEW_MARK }} />
             </>
           ) : (
-            <FirstGenerations data={view.data} people={peopleById} listHref={listHref} />
+            <FirstGenerations cut={first} listHref={listHref} />
           )}
         </PublicTreeLoader>
       </section>

@@ -135,6 +135,22 @@ export const PUBLISHED_JSON_SQL = `
   WHERE p."treeId" = $1`;
 
 /**
+ * $1 treeId → the head of the public pages (their bar, their link preview): the published tree's
+ * title, description, cover and publish date as one small JSON text, without its structure and
+ * people, so that a page of a large publication need not read the whole of it for its head.
+ */
+export const PUBLISHED_HEAD_SQL = `
+  SELECT json_build_object(
+    '_id', p."treeId",
+    'title', p."tree" -> 'title',
+    'description', p."tree" -> 'description',
+    'cover', p."tree" -> 'cover',
+    'lastPublishDate', to_char(p."publishedAt", 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+  )::text AS "json"
+  FROM "PublishedTree" p
+  WHERE p."treeId" = $1`;
+
+/**
  * $1 treeId, $2 publishedAt in epoch milliseconds → the immutable snapshot at
  * /api/published/{id}/snapshot/{version}: PUBLISHED_JSON_SQL's answer without the view count
  * (which changes with every view), only while that very publication is the current one.

@@ -28,6 +28,8 @@ export const TASK_SECONDS = {
   import: 300,
   export: 300,
   ogImage: 60,
+  /** A public page's model of a large publication (lib/public-tree/page-model.ts). */
+  page: 60,
 } as const;
 
 /** Delay of the request thread's event loop above which a line is logged (as under-pressure). */

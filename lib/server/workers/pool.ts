@@ -50,6 +50,7 @@ const KIND: Record<TaskName, keyof typeof TASK_SECONDS> = {
   exportZip: "export",
   exportGedcom: "export",
   ogImage: "ogImage",
+  publicPage: "page",
 };
 
 /** The answer when a task passes its time (`seconds`) or memory (`heapMb`) limit. */
@@ -75,6 +76,8 @@ function limitError(name: TaskName, limit: "time" | "memory", options: WorkerPoo
       );
     case "ogImage":
       return new ApiError(503, "The preview image of this tree could not be drawn.");
+    case "page":
+      return new ApiError(503, "This tree is too large to show right now.");
   }
 }
 

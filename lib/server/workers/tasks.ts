@@ -14,6 +14,7 @@ import { prepareImport, type ImportSource } from "@/lib/server/import/prepare-im
 import { listSims4Households, parseSims4 } from "@/lib/sims4";
 import { looksLikeSims4, NOT_A_SAVE } from "@/lib/sims4/sniff";
 import { drawOgCard } from "@/lib/server/published/og-image";
+import { publicPageModelOfJson, type PublicPageWanted } from "@/lib/public-tree/page-model";
 import { transferables } from "./transfer";
 
 /** A tree and its people as JSON text (PostgreSQL writes it: see load-export.ts). */
@@ -59,6 +60,9 @@ export const TASKS = {
   exportGedcom: (input: ExportInput): Uint8Array => encoder.encode(writeGedcom(parseExport(input))),
   /** The Open Graph card of a published tree → PNG bytes. */
   ogImage: drawOgCard,
+  /** A publication's JSON text → what one of its public pages draws (lib/public-tree/page-model.ts). */
+  publicPage: (input: { json: string; wanted: PublicPageWanted }) =>
+    publicPageModelOfJson(input.json, input.wanted),
 } as const;
 
 export type TaskName = keyof typeof TASKS;

@@ -2,11 +2,10 @@ import Image from "next/image";
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { countView } from "@/lib/server/published/count-view";
-import { listPage } from "@/components/public-tree/list-pages";
 import { PublicTreeList } from "@/components/public-tree/public-tree-list";
 import { resizedImageUrl } from "@/lib/image-url";
 import { RichTextContent } from "@/components/rich-text/rich-text-content";
-import { loadPublicTree } from "@/lib/server/published/load-public-tree";
+import { loadPublicHead, loadPublicPage } from "@/lib/server/published/load-public-tree";
 import { LIST_PAGES_META, RENDER_HEADER } from "@/lib/server/published/snapshot-url";
 import { readerOf } from "@/lib/server/published/view-counter";
 
@@ -25,8 +24,10 @@ export default async function PublicTreeListPage({ params, searchParams }: Props
   const { page: pageParam } = await searchParams;
   const wanted =
     typeof pageParam === "string" && /^[1-9][0-9]{0,3}$/.test(pageParam) ? +pageParam : 1;
-  const view = await loadPublicTree(treeId);
-  const page = listPage(view.data, view.people, wanted);
+  const view = await loadPublicHead(treeId);
+  const model = await loadPublicPage(treeId, "list", wanted);
+  if (model.kind !== "list") throw new Error("a list page was asked for");
+  const page = model.list;
   const listPath = `/public/${encodeURIComponent(view._id)}/list`;
   // Past the last page: the last page's address.
   if (page.number !== wanted)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { VIEWPORT } from "@/components/tree-canvas/viewport";
+import { VIEWPORT } from "@/lib/tree/viewport";
 import type { Person } from "@/lib/schemas/person";
 import type { TreeNode } from "@/lib/schemas/tree";
 import { layoutTree } from "@/lib/tree/layout";

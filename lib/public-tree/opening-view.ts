@@ -1,4 +1,4 @@
-import { fitTransform, VIEWPORT } from "@/components/tree-canvas/viewport";
+import { fitTransform, VIEWPORT } from "@/lib/tree/viewport";
 import type { Person } from "@/lib/schemas/person";
 import type { TreeNode } from "@/lib/schemas/tree";
 import { itemsInRect, layoutTree, type LayoutNode } from "@/lib/tree/layout";
