@@ -3,17 +3,12 @@
 import { compare } from "fast-json-patch";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import {
-  JSON_PATCH_TYPE,
-  TREE_PATCH_LIMITS,
-  type Tree,
-  type TreeNode,
-  treeData,
-} from "@/lib/schemas/tree";
+import { TREE_PATCH_LIMITS, type Tree, type TreeNode, treeData } from "@/lib/schemas/tree";
 import { emptyNode } from "@/lib/tree/empty-node";
 import { db } from "@/lib/server/db";
 import { forgetStructure, heldVersion } from "@/lib/server/trees/structure-cache";
-import { api, detailOf } from "../helpers/api";
+import { detailOf } from "../helpers/api";
+import { structureSaves } from "../helpers/tree-saves";
 import {
   type TestUser,
   buildLegacy,
@@ -24,7 +19,6 @@ import {
 
 const CONFLICT =
   "This tree was changed somewhere else (another tab or device). Reload to get the latest version.";
-const treePath = (id: string) => `/api/trees/${id}`;
 
 let owner: TestUser;
 
@@ -32,21 +26,7 @@ beforeAll(async () => {
   owner = await createUser();
 });
 
-const sendPatch = (treeId: string, operations: unknown, ifMatch?: string) =>
-  api.patch<{ _id: string; version: number }>(treePath(treeId), operations, {
-    token: owner.token,
-    headers: {
-      "content-type": JSON_PATCH_TYPE,
-      ...(ifMatch === undefined ? {} : { "if-match": ifMatch }),
-    },
-  });
-
-const sendWhole = (treeId: string, data: TreeNode, ifMatch?: string) =>
-  api.patch<{ _id: string; version: number }>(
-    treePath(treeId),
-    { data },
-    { token: owner.token, headers: ifMatch === undefined ? {} : { "if-match": ifMatch } },
-  );
+const { sendPatch, sendWhole } = structureSaves(() => owner.token);
 
 const storedData = async (treeId: string) =>
   (await db.tree.findUniqueOrThrow({ where: { id: treeId }, select: { data: true } })).data;

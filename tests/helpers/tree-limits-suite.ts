@@ -7,13 +7,13 @@
 // whole result); the test fails there, by assertion, before the dangerous form is ever sent, so
 // the old code fails these tests without taking the test runner down.
 import { beforeAll, describe, expect, it } from "vitest";
-import { JSON_PATCH_TYPE, TREE_LIMITS, type TreeNode } from "@/lib/schemas/tree";
+import { TREE_LIMITS, type TreeNode } from "@/lib/schemas/tree";
 import { db } from "@/lib/server/db";
 import { emptyNode } from "@/lib/tree/empty-node";
 import { api, detailOf } from "./api";
+import { structureSaves, treePath } from "./tree-saves";
 import { type TestUser, createTree, createUser, insertPeople } from "./factories";
 
-const treePath = (id: string) => `/api/trees/${id}`;
 // The limits' sentences, written out (lib/tree/limits.ts holds the numbers).
 const LIMIT_TEXT = {
   nodes: "A tree can hold at most 50000 nodes",
@@ -31,17 +31,7 @@ export function describeTreeLimits(engine: string): void {
       owner = await createUser();
     });
 
-    const sendPatch = (treeId: string, operations: unknown, ifMatch: string) =>
-      api.patch<{ _id: string; version: number }>(treePath(treeId), operations, {
-        token: owner.token,
-        headers: { "content-type": JSON_PATCH_TYPE, "if-match": ifMatch },
-      });
-    const sendWhole = (treeId: string, data: unknown) =>
-      api.patch<{ _id: string; version: number }>(
-        treePath(treeId),
-        { data },
-        { token: owner.token },
-      );
+    const { sendPatch, sendWhole } = structureSaves(() => owner.token);
     const stored = async (treeId: string) =>
       db.tree.findUniqueOrThrow({ where: { id: treeId }, select: { data: true, version: true } });
 
