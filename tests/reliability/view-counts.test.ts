@@ -9,7 +9,7 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { LIST_PAGE_ITEMS } from "@/components/public-tree/list-pages";
+import { LIST_PAGE_ITEMS } from "@/lib/public-tree/list-pages";
 import { VIEW_FLUSH_MS } from "@/lib/server/published/view-counter";
 import { createTree, request, signUp } from "./support/client";
 import {
