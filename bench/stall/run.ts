@@ -216,7 +216,7 @@ async function benchEngine(
       () =>
         heavyRequest(server.url, "PATCH", `/api/trees/${pairs.treeId}`, {
           token,
-          body: JSON.stringify(copyRemovePatch(200)),
+          body: JSON.stringify(copyRemovePatch(200, pairs)),
           headers: { ...JSON_PATCH, "if-match": pairs.etag },
         }),
       undefined,

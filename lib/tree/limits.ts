@@ -27,10 +27,14 @@ export const TREE_PATCH_LIMITS = {
   maxPointer: 20_000,
   /**
    * Nodes and references one patch may walk in all, to copy, move, insert, replace or remove
-   * them: a patch that removes or copies a whole large tree again and again stops here, in
-   * milliseconds, whatever each op's result would be.
+   * them: a patch that removes or copies a whole large tree again and again stops here, whatever
+   * each op's result would be. A patch runs on the request thread, and each unit of work costs
+   * about 1-2 µs there with the copies it makes and their garbage: 600,000 (twice the largest
+   * tree) held other requests for 0.3-1.2 s per patch, [copy, remove] pairs sent over and over.
+   * 100,000 is two copies of a 50,000-node tree's nodes; the editor sends a refused patch again
+   * whole, and its edits are a few ops.
    */
-  maxWork: 2 * (TREE_LIMITS.maxNodes + TREE_LIMITS.maxReferences),
+  maxWork: 100_000,
 } as const;
 
 export const JSON_PATCH_TYPE = "application/json-patch+json";

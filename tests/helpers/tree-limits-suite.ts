@@ -22,7 +22,7 @@ const LIMIT_TEXT = {
     "A tree node can hold at most 500 person references (its person, its partners' people, its parents and adoptive parents)",
 };
 const WORK_TEXT =
-  "A JSON Patch can walk at most 600000 nodes and references in all; send the whole {data} instead";
+  "A JSON Patch can walk at most 100000 nodes and references in all; send the whole {data} instead";
 
 export function describeTreeLimits(engine: string): void {
   describe(`structure limits on ${engine} (issue 22)`, () => {
@@ -135,7 +135,7 @@ export function describeTreeLimits(engine: string): void {
           { op: "copy", from: "/data/children/0", path: "/data/children/-" },
           { op: "remove", path: "/data/children/2" },
         ]).flat();
-      // each pair walks 2 x 16,383 nodes: the budget ends the patch within its first 24 pairs
+      // each pair walks 2 x 16,383 nodes: the budget ends the patch within its first 4 pairs
       const small = await sendPatch(tree._id, pairs(24), '"2"');
       expect(small.status).toBe(422);
       const detail = detailOf(small);

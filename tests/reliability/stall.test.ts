@@ -220,7 +220,7 @@ for (const engine of ENGINES) {
     it("200 [copy, remove] pairs on a 32,768-node tree are sent over and over", async () => {
       await up();
       const tree = await treeOfNodes(server.url, "pairs", 15, token);
-      await patchAttack(tree, copyRemovePatch(200), /would pass a limit/);
+      await patchAttack(tree, copyRemovePatch(200, tree), /would pass a limit/);
     });
   });
 }

@@ -199,21 +199,22 @@ export function doublingPatch(copies: number): unknown[] {
 }
 
 /**
- * Finding 2 with copies that stay within the node limit: [copy, remove] `pairs` on a tree whose
- * /data/children/0 is large (see `treeOfNodes`). Each pair copies the large child and removes the
- * copy, so the tree never grows: only the patch's work budget ends it.
+ * Finding 2 with copies that stay within the node limit: [copy, remove] `pairs` on a tree made by
+ * `treeOfNodes`, whose last child of the root is its largest (half the tree). Each pair copies
+ * that child and removes the copy, so the tree never grows: only the patch's work budget ends it.
  */
-export function copyRemovePatch(pairs: number): unknown[] {
+export function copyRemovePatch(pairs: number, tree: { largest: number }): unknown[] {
   return Array.from({ length: pairs }, () => [
-    { op: "copy", from: "/data/children/0", path: "/data/children/-" },
-    { op: "remove", path: "/data/children/2" },
+    { op: "copy", from: `/data/children/${tree.largest}`, path: "/data/children/-" },
+    { op: "remove", path: `/data/children/${tree.largest + 1}` },
   ]).flat();
 }
 
 /**
  * A player's tree of 2^`doublings` nodes (one Sim, placed at every node), made by one accepted
  * patch of `doublings` doubling copies, and its new ETag. With 15 it has 32,768 nodes, the shape
- * of the issue's [copy, remove] finding: /data/children/0 then holds 16,384 of them.
+ * of the issue's [copy, remove] finding: the root's children hold 1, 2, 4, … nodes, and the last,
+ * /data/children/14 (`largest`), holds 16,384.
  */
 export async function treeOfNodes(base: string, prefix: string, doublings: number, token: string) {
   const tree = await treeWithOneSim(base, prefix, token);
@@ -224,7 +225,7 @@ export async function treeOfNodes(base: string, prefix: string, doublings: numbe
   });
   if (grown.status !== 200) throw new Error(`growing the tree: ${grown.status} ${grown.text}`);
   const read = await request(base, "GET", `/api/trees/${tree.treeId}`, { token });
-  return { ...tree, etag: read.headers?.get("etag") ?? "" };
+  return { ...tree, etag: read.headers?.get("etag") ?? "", largest: doublings - 1 };
 }
 
 /** The answers of a sustained attack: the last one, and every status seen. */
