@@ -100,7 +100,28 @@ async function benchEngine(
   try {
     await server.start();
     const token = await signUp(server.url, "bench");
-    // warm-up, then the idle baseline: version requests one after another, nothing else running
+    // Warm-up: Next loads a route's code on its first request, on the request thread (hundreds of
+    // milliseconds each on the shared machine), so every kind of request measured below is made
+    // once first, on a small tree; then the idle baseline: version requests one after another.
+    const small = await treeWithOneSim(server.url, "warm", token);
+    await heavyRequest(server.url, "PUT", `/api/published/${small.treeId}`, { token });
+    for (const path of [
+      `/public/${small.treeId}`,
+      `/public/${small.treeId}/list`,
+      `/public/${small.treeId}?x=1`,
+      `/api/published/${small.treeId}`,
+      `/api/published/${small.treeId}/og`,
+      `/api/trees/${small.treeId}/export?format=gedcom`,
+      `/api/trees/${small.treeId}/export?format=zip`,
+    ]) {
+      await heavyRequest(server.url, "GET", path, { token });
+    }
+    await heavyRequest(server.url, "PATCH", `/api/trees/${small.treeId}`, {
+      token,
+      body: JSON.stringify(doublingPatch(21)),
+      headers: { ...JSON_PATCH, "if-match": small.etag },
+    });
+    await postImport(server.url, token, genealogyGedcom(10, 1));
     for (let i = 0; i < 20; i++) await request(server.url, "GET", VERSION_PATH);
     const idleMs: number[] = [];
     for (let i = 0; i < IDLE_REQUESTS; i++)

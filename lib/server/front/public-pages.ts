@@ -402,7 +402,9 @@ export function createPublicPages(options: PublicPagesOptions): PublicPages {
       res.end();
       return;
     }
-    const inflate = zlib.createGunzip();
+    // Large output chunks: each chunk is a callback on the request thread, and 16 KB ones (the
+    // default) were hundreds of callbacks per megabyte for readers of a large publication.
+    const inflate = zlib.createGunzip({ chunkSize: 256 * 1024 });
     inflate.on("error", () => res.destroy());
     inflate.pipe(res);
     for (const part of gzipped) inflate.write(part);
