@@ -121,7 +121,7 @@ export function EditorToolbar(props: EditorToolbarProps) {
   const [mobileOpen, setMobileOpen] = useState(false);
   const [imageOpen, setImageOpen] = useState(false);
   const [exporting, setExporting] = useState<ExportFormat | null>(null);
-  const updateFromSave = useUpdateFromSave(treeId, onFlush);
+  const updateFromSave = useUpdateFromSave(treeId, onFlush, status);
   const rootRef = useRef<HTMLDivElement>(null);
   // The canvas is the toolbar's sibling in the editor.
   const getViewport = useCallback(

@@ -147,8 +147,10 @@ export interface TreeImportResult {
 export interface ImportTreeOptions {
   /** The title of the new tree (default: the file's own title). */
   title?: string;
-  /** "plumtree", "prunetree", "heirloom" or "gedcom"; the server detects it when left out. */
+  /** "plumtree", "prunetree", "heirloom", "gedcom" or "sims4"; the server detects it when left out. */
   format?: string;
+  /** A Sims 4 save's household to import (decimal id; default: the save's active household). */
+  household?: string;
   /** The chosen file's name: a GEDCOM file without a title of its own is named after it. */
   fileName?: string;
   /** Upload progress, 0 to 1; called with 1 once the whole file is sent. */
@@ -168,32 +170,38 @@ function detailOf(body: string): string | null {
   }
 }
 
+export interface UploadOptions {
+  /** Upload progress, 0 to 1; called with 1 once the whole file is sent. */
+  onProgress?: (fraction: number) => void;
+  signal?: AbortSignal;
+  /** More request headers (an If-Match, say). */
+  headers?: Record<string, string>;
+}
+
 /**
- * Uploads a backup (a ZIP or a GEDCOM file) as a new tree. XMLHttpRequest rather than fetch, so
- * that upload progress can be shown. Errors are thrown as ApiRequestError without a toast: the
- * import page shows them beside the form.
+ * Sends a file's bytes as they are (POST, application/octet-stream unless the file says its type)
+ * and reads the JSON answer. XMLHttpRequest rather than fetch, so that upload progress can be
+ * shown. A 403 logs out as api() does; other errors are thrown as ApiRequestError (with the
+ * server's detail) without a toast: the caller shows them where the upload was started.
  */
-export function importTree(file: Blob, options: ImportTreeOptions = {}): Promise<TreeImportResult> {
+export function uploadFile<T>(url: string, file: Blob, options: UploadOptions = {}): Promise<T> {
   const token = getToken();
   if (!token) return Promise.reject(new ApiRequestError(401, NOT_LOGGED_IN));
-  const query = new URLSearchParams();
-  if (options.title) query.set("title", options.title);
-  if (options.format) query.set("format", options.format);
-  if (options.fileName) query.set("fileName", options.fileName);
-  const url = `/api/trees/import${query.size > 0 ? `?${query.toString()}` : ""}`;
-
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open("POST", url);
     xhr.setRequestHeader("authorization", `Bearer ${token}`);
     xhr.setRequestHeader("content-type", file.type || "application/octet-stream");
+    for (const [name, value] of Object.entries(options.headers ?? {})) {
+      xhr.setRequestHeader(name, value);
+    }
     xhr.upload.onprogress = (event) => {
       if (event.lengthComputable && event.total > 0)
         options.onProgress?.(event.loaded / event.total);
     };
     xhr.upload.onload = () => options.onProgress?.(1);
     xhr.onerror = () => reject(new ApiRequestError(0, null));
-    xhr.onabort = () => reject(new DOMException("The import was cancelled", "AbortError"));
+    xhr.onabort = () => reject(new DOMException("The upload was cancelled", "AbortError"));
     xhr.onload = () => {
       if (xhr.status === 403) {
         clearToken();
@@ -207,13 +215,27 @@ export function importTree(file: Blob, options: ImportTreeOptions = {}): Promise
         return;
       }
       try {
-        resolve(JSON.parse(xhr.responseText) as TreeImportResult);
+        resolve(JSON.parse(xhr.responseText) as T);
       } catch {
         reject(new ApiRequestError(xhr.status, null));
       }
     };
     options.signal?.addEventListener("abort", () => xhr.abort(), { once: true });
     xhr.send(file);
+  });
+}
+
+/** Uploads a backup (a ZIP or a GEDCOM file) or a game save as a new tree (see uploadFile). */
+export function importTree(file: Blob, options: ImportTreeOptions = {}): Promise<TreeImportResult> {
+  const query = new URLSearchParams();
+  if (options.title) query.set("title", options.title);
+  if (options.format) query.set("format", options.format);
+  if (options.fileName) query.set("fileName", options.fileName);
+  if (options.household) query.set("household", options.household);
+  const url = `/api/trees/import${query.size > 0 ? `?${query.toString()}` : ""}`;
+  return uploadFile<TreeImportResult>(url, file, {
+    onProgress: options.onProgress,
+    signal: options.signal,
   });
 }
 

@@ -28,10 +28,19 @@ export const OCCULT_LIFE_STATES: readonly [number, string][] = [
   [32, "Werewolf"],
 ];
 /**
- * Aspiration tuning ids whose names are established. No public table of them exists; an
- * aspiration not listed is reported in the import's notes instead of guessed.
+ * Aspiration tuning ids (SimData.primary_aspiration) whose names are established. No public table
+ * of them exists (neither the Sims 4 Community Library's enums nor LlamaLogic's definitions list
+ * aspirations), so only an id the real saves pin down is here; every other one is left out with
+ * a note in the import's report, never guessed.
+ *
+ * 25114 is Bodybuilder: in both real saves (shared/data/sims4) the Sims holding it carry the
+ * Athletic category's bonus trait High Metabolism (27080 in the Community Library's traits_enum;
+ * Create a Sim gives it with any Athletic aspiration), and in the 2019 save's game Bodybuilder was
+ * the only Athletic aspiration (the next came with Snowy Escape, 2020). The other ids of those
+ * saves share a category with one or more aspirations (Fortune, Popularity, Knowledge, Creativity,
+ * Family, Nature, Love, Food, Deviance, the child ones), so which one each is stays unknown.
  */
-export const ASPIRATIONS: ReadonlyMap<string, string> = new Map<string, string>([]);
+export const ASPIRATIONS: ReadonlyMap<string, string> = new Map<string, string>([["25114", "Bodybuilder"]]);
 
 export const IN_THE_GAME = "In the game";
 export const CULLED_TEXT = "No longer in the game: the game culled this Sim, and only its family tree remembers them.";

@@ -117,6 +117,8 @@ const OTHER_HH = id(2000);
 const ROMANTIC = 27454;
 const GENIUS = 27917;
 const HIDDEN = 258764;
+const BODYBUILDER = 25114;
+const UNKNOWN_ASPIRATION = 25148;
 
 function family(): FixtureSave {
   return {
@@ -280,6 +282,42 @@ describe("generated saves", () => {
       ["Kid", ["Creative"], [], []],
     ]);
     expect(tree.data.children[0]!.parents).toEqual([{ _id: id(71).toString() }]);
+  });
+
+  it("gives a Sim the aspiration a known id names, and notes an unknown one without a row", () => {
+    const save = family();
+    save.sims[0]!.aspiration = BODYBUILDER;
+    save.sims[1]!.aspiration = UNKNOWN_ASPIRATION;
+    const tree = parseSims4(writeSave(save));
+    expect(byName(tree, "Анна").aspirations).toEqual(["Bodybuilder"]);
+    expect(byName(tree, "Boris").aspirations).toEqual([]);
+    const notes = (tree.notes ?? []).filter((n) => n.includes("aspiration"));
+    expect(notes).toEqual([
+      `1 aspiration is not known to Heirloom yet and was left out (game ids ${UNKNOWN_ASPIRATION}).`,
+    ]);
+    // without aspirations there is no such note
+    expect(parseSims4(writeSave(family())).notes?.some((n) => n.includes("aspiration"))).toBe(false);
+  });
+
+  it("names Bodybuilder on the real saves' Sims that hold it, and notes the others", () => {
+    for (const file of ["ffrese-2024.save", "randomis-2019.save"]) {
+      const save = readSims4(realSave(file));
+      const holders = save.sims.filter((s) => s.aspiration === String(BODYBUILDER));
+      expect(holders.length).toBeGreaterThan(0);
+      const household = holders[0]!.householdId;
+      const tree = parseSims4(realSave(file), { household });
+      const person = tree.people.find((p) => p.key === holders[0]!.id)!;
+      expect(person.aspirations).toEqual(["Bodybuilder"]);
+      const unknown = new Set(
+        tree.people.flatMap((p) => {
+          const sim = save.sims.find((s) => s.id === p.key);
+          return sim?.aspiration && sim.aspiration !== String(BODYBUILDER) ? [sim.aspiration] : [];
+        }),
+      );
+      const note = tree.notes?.find((n) => n.includes("aspiration"));
+      if (unknown.size === 0) expect(note).toBeUndefined();
+      else for (const aspiration of unknown) expect(note).toContain(aspiration);
+    }
   });
 
   it("refuses a household the save does not have", () => {

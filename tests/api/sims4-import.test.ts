@@ -389,6 +389,64 @@ describe("POST /api/trees/{id}/import (sync with a newer save)", () => {
     expect(await peopleOf(user.token, treeId)).toHaveLength(5);
   });
 
+  it("is refused with 409 when the tree changed since the client's version (If-Match), and changes nothing", async () => {
+    const user = await newUser();
+    const first = await post<ImportAnswer>(user.token, "/api/trees/import", writeSave(legacy()));
+    expect(first.status).toBe(201);
+    const treeId = first.body.tree._id;
+    const opened = await call<Tree>("GET", `/api/trees/${treeId}`, { token: user.token });
+    const editorEtag = opened.headers.get("etag")!;
+    // another tab saves a structure edit: the first editor's version is now stale
+    const elsewhere = { ...opened.body.data, hidden: !opened.body.data.hidden };
+    const saved = await call<{ version: number }>("PATCH", `/api/trees/${treeId}`, {
+      token: user.token,
+      body: { data: elsewhere },
+      headers: { "If-Match": editorEtag },
+    });
+    expect(saved.status).toBe(200);
+
+    const newer = legacy([
+      { id: id(6), householdId: HH, firstName: "Late", lastName: "Kovač", age: 1, relations: [[0, id(1)], [1, id(2)]] },
+    ]);
+    const stale = await post(user.token, `/api/trees/${treeId}/import`, writeSave(newer), {
+      "if-match": editorEtag,
+    });
+    expect(stale.status).toBe(409);
+    expect(detailOf(stale)).toMatch(/changed/i);
+    const current = await call<Tree>("GET", `/api/trees/${treeId}`, { token: user.token });
+    expect(stale.headers.get("etag")).toBe(current.headers.get("etag"));
+    // nothing was added and the other tab's save stands
+    expect((await peopleOf(user.token, treeId)).map((p) => p.firstName).sort()).toEqual([
+      "Boris",
+      "Cléo",
+      "Анна",
+    ]);
+    expect(current.body.version).toBe(saved.body.version);
+    expect(current.body.data.hidden).toBe(elsewhere.hidden);
+
+    // with the current version the same save goes through
+    const synced = await post<SyncAnswer>(user.token, `/api/trees/${treeId}/import`, writeSave(newer), {
+      "if-match": current.headers.get("etag")!,
+    });
+    expect(synced.status).toBe(200);
+    expect(synced.body.changes.added.map((p) => p.firstName)).toEqual(["Late"]);
+  });
+
+  it("gives a Sim a known aspiration and notes an unknown one in the import's answer", async () => {
+    const user = await newUser();
+    const save = legacy();
+    save.sims[0]!.aspiration = 25114;
+    save.sims[1]!.aspiration = 25148;
+    const response = await post<ImportAnswer>(user.token, "/api/trees/import", writeSave(save));
+    expect(response.status).toBe(201);
+    expect(response.body.imported.notes).toContain(
+      "1 aspiration is not known to Heirloom yet and was left out (game ids 25148).",
+    );
+    const people = await peopleOf(user.token, response.body.tree._id);
+    expect(people.find((p) => p.firstName === "Анна")!.aspirations).toEqual(["Bodybuilder"]);
+    expect(people.find((p) => p.firstName === "Boris")!.aspirations).toEqual([]);
+  });
+
   it("is 404 for someone else's tree", async () => {
     const owner = await newUser();
     const other = await newUser();

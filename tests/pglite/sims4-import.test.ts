@@ -23,8 +23,12 @@ function save(withBaby: boolean): FixtureSave {
   };
 }
 
-const upload = (token: string, url: string, bytes: Uint8Array) =>
-  call("POST", url, { token, rawBody: new Uint8Array(bytes), headers: { "content-type": "application/octet-stream" } });
+const upload = (token: string, url: string, bytes: Uint8Array, headers: Record<string, string> = {}) =>
+  call("POST", url, {
+    token,
+    rawBody: new Uint8Array(bytes),
+    headers: { "content-type": "application/octet-stream", ...headers },
+  });
 
 describe("Sims 4 import on embedded PGlite", () => {
   it("lists households, imports with game ids and syncs a newer save", { timeout: 300_000 }, async () => {
@@ -42,7 +46,22 @@ describe("Sims 4 import on embedded PGlite", () => {
       ["Boris", id(2).toString()],
     ]);
 
-    const synced = await upload(token, `/api/trees/${tree._id}/import`, writeSave(save(true)));
+    // a save from elsewhere makes the first ETag stale: the sync with it is refused and adds nobody
+    const opened = await call<Tree>("GET", `/api/trees/${tree._id}`, { token });
+    const staleEtag = opened.headers.get("etag")!;
+    const elsewhere = await call("PATCH", `/api/trees/${tree._id}`, {
+      token,
+      body: { data: { ...opened.body.data, hidden: !opened.body.data.hidden } },
+      headers: { "If-Match": staleEtag },
+    });
+    expect(elsewhere.status).toBe(200);
+    const stale = await upload(token, `/api/trees/${tree._id}/import`, writeSave(save(true)), { "if-match": staleEtag });
+    expect(stale.status).toBe(409);
+    expect((await api.get<Person[]>(`/api/people?tree=${tree._id}`, { token })).body).toHaveLength(2);
+
+    const synced = await upload(token, `/api/trees/${tree._id}/import`, writeSave(save(true)), {
+      "if-match": elsewhere.headers.get("etag")!,
+    });
     expect(synced.status).toBe(200);
     expect((synced.body as { changes: { added: { firstName: string }[] } }).changes.added.map((p) => p.firstName)).toEqual(["Baby"]);
     const after = await api.get<Person[]>(`/api/people?tree=${tree._id}`, { token });
