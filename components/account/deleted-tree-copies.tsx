@@ -25,9 +25,9 @@ function galleryState(copy: AccountPublication): string {
 function CopyItem({ copy, onUnpublish }: { copy: AccountPublication; onUnpublish: () => void }) {
   const titleId = useId();
   return (
-    <li className="border-plum-100 flex flex-wrap items-center gap-x-4 gap-y-2 border-t py-3 first:border-t-0 first:pt-0">
+    <li className="flex flex-wrap items-center gap-x-4 gap-y-2 border-t border-plum-100 py-3 first:border-t-0 first:pt-0">
       <div className="min-w-0 flex-1 basis-56">
-        <p id={titleId} className="text-plum-900 font-medium break-words">
+        <p id={titleId} className="font-medium break-words text-plum-900">
           {untitled(copy.title)}
         </p>
         <p className="text-sm text-neutral-600">

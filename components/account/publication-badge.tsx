@@ -29,7 +29,7 @@ export function PublicationBadge({
       data-publication={listed ? "gallery" : "public"}
       className={cx(
         "inline-flex shrink-0 items-center rounded-full px-1.5 py-0.5 text-[0.6875rem] leading-none font-semibold",
-        listed ? "bg-plum-700 text-white" : "bg-plum-100 text-plum-800",
+        listed ? "bg-plum-700 text-white" : "text-plum-800 bg-plum-100",
         className,
       )}
     >

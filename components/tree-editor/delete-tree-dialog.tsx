@@ -1,6 +1,10 @@
 "use client";
 import { useState } from "react";
-import { forgetPublication, markTreeDeleted, usePublications } from "@/components/account/publications";
+import {
+  forgetPublication,
+  markTreeDeleted,
+  usePublications,
+} from "@/components/account/publications";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { api, ApiRequestError } from "@/lib/client/api";
 
@@ -82,7 +86,7 @@ export function DeleteTreeDialog({ open, treeId, onCancel, onDeleted }: DeleteTr
               checked={unpublishFirst}
               disabled={busy}
               onChange={(event) => setUnpublishFirst(event.target.checked)}
-              className="accent-plum-600 mt-0.5 size-4 shrink-0"
+              className="mt-0.5 size-4 shrink-0 accent-plum-600"
             />
             <span>
               Unpublish it first

@@ -91,9 +91,13 @@ export function galleryOrphansSuite() {
       const { token } = await createUser();
       const tree = await createTree(token, { title: "As published" });
       await publish(token, tree._id);
-      const renamed = await api.patch(`/api/trees/${tree._id}`, { title: "Renamed later" }, {
-        token,
-      });
+      const renamed = await api.patch(
+        `/api/trees/${tree._id}`,
+        { title: "Renamed later" },
+        {
+          token,
+        },
+      );
       expect(renamed.status).toBe(200);
       expect((await publications(token)).map((item) => item.title)).toEqual(["As published"]);
     });
