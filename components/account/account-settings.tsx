@@ -10,7 +10,6 @@ import {
   updateEmailBody,
   updatePasswordBody,
 } from "@/lib/schemas/account";
-import type { TreeSummary } from "@/lib/schemas/tree";
 import { TextLink } from "@/components/ui/button";
 import { PageHeader, Panel } from "@/components/ui/card";
 import {
@@ -24,7 +23,9 @@ import {
 } from "@/components/ui/form";
 import { Loading } from "@/components/ui/loading";
 import { TextField } from "@/components/ui/text-field";
+import { DeletedTreeCopies } from "./deleted-tree-copies";
 import { ACCOUNT_MESSAGES } from "./messages";
+import { usePublications } from "./publications";
 
 interface User {
   _id: string;
@@ -157,52 +158,35 @@ function UpdatePassword() {
   );
 }
 
-type PublishedTrees = { state: "loading" } | { state: "ready"; trees: TreeSummary[] };
-
-/**
- * The user's trees that have a public copy. The tree list has no publication flag, so each tree's
- * public address is asked (404 = not published); failures count as "not published".
- */
-function usePublishedTrees(trees: TreeSummary[] | null): PublishedTrees {
-  const [published, setPublished] = useState<PublishedTrees>({ state: "loading" });
-  useEffect(() => {
-    if (!trees) return;
-    let current = true;
-    const check = (tree: TreeSummary) =>
-      api(`/api/published/${encodeURIComponent(tree._id)}`, { auth: false, silent: true }).then(
-        () => true,
-        () => false,
-      );
-    void Promise.all(trees.map(check)).then((flags) => {
-      if (current) setPublished({ state: "ready", trees: trees.filter((_, i) => flags[i]) });
-    });
-    return () => {
-      current = false;
-    };
-  }, [trees]);
-  return published;
-}
-
-function PublishedList({ published }: { published: PublishedTrees }) {
-  if (published.state === "loading") {
-    return <p className="text-sm text-neutral-700">Checking which of your trees are public…</p>;
+/** The user's public copies, those of deleted trees too: account deletion unpublishes them all. */
+function PublishedList() {
+  const { list, failed } = usePublications();
+  if (list === null) {
+    return (
+      <p className="text-sm text-neutral-700">
+        {failed
+          ? "Your public copies could not be checked; deleting the account unpublishes them all."
+          : "Checking which of your trees are public…"}
+      </p>
+    );
   }
-  if (published.trees.length === 0) {
+  if (list.length === 0) {
     return <p className="text-sm text-neutral-700">None of your trees is published.</p>;
   }
   return (
     <div className="text-sm text-neutral-800">
       <p>
-        {published.trees.length === 1
+        {list.length === 1
           ? "This published tree will be unpublished, and its public link will stop working:"
-          : `These ${published.trees.length} published trees will be unpublished, and their public links will stop working:`}
+          : `These ${list.length} published trees will be unpublished, and their public links will stop working:`}
       </p>
       <ul className="mt-1 list-disc space-y-0.5 pl-6" aria-label="Trees that will be unpublished">
-        {published.trees.map((tree) => (
+        {list.map((tree) => (
           <li key={tree._id} className="break-words">
             <TextLink href={`/public/${encodeURIComponent(tree._id)}`}>
-              {tree.title || "Untitled Tree"}
+              {tree.title.trim() || "Untitled Tree"}
             </TextLink>
+            {tree.treeDeleted && <span className="text-neutral-600"> (tree deleted)</span>}
           </li>
         ))}
       </ul>
@@ -213,7 +197,6 @@ function PublishedList({ published }: { published: PublishedTrees }) {
 function DeleteAccount({ name }: { name: string }) {
   const session = useSession();
   const router = useRouter();
-  const published = usePublishedTrees(session.trees);
 
   async function onSubmit(values: FormData) {
     const body = validOrThrow(
@@ -246,7 +229,7 @@ function DeleteAccount({ name }: { name: string }) {
       }
     >
       <div className="mb-4">
-        <PublishedList published={published} />
+        <PublishedList />
       </div>
       <Form onSubmit={onSubmit}>
         <TextField
@@ -310,6 +293,7 @@ export function AccountSettings() {
           onUpdated={(email) => setLoad({ state: "ready", user: { ...user, email } })}
         />
         <UpdatePassword />
+        <DeletedTreeCopies />
         <DeleteAccount name={user._id} />
       </div>
     </div>

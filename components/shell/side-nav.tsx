@@ -6,15 +6,20 @@ import { useSession } from "@/lib/client/session";
 import { TextLink } from "@/components/ui/button";
 import { cx, focusRing } from "@/components/ui/class-names";
 import { Loading } from "@/components/ui/loading";
+import { PublicationBadge } from "@/components/account/publication-badge";
+import { usePublications } from "@/components/account/publications";
 
 function NavLink({
   href,
   exact = false,
   children,
+  badge,
 }: {
   href: string;
   exact?: boolean;
   children: ReactNode;
+  /** Shown after the (truncated) text, e.g. a tree's publication mark. */
+  badge?: ReactNode;
 }) {
   const pathname = usePathname();
   const active = exact ? pathname === href : pathname === href || pathname.startsWith(`${href}/`);
@@ -23,18 +28,23 @@ function NavLink({
       href={href}
       aria-current={active ? "page" : undefined}
       className={cx(
-        "block truncate rounded-md px-3 py-2 text-sm",
+        "flex items-center gap-2 rounded-md px-3 py-2 text-sm",
         active ? "bg-plum-100 text-plum-900 font-semibold" : "hover:bg-plum-50 text-neutral-800",
         focusRing,
       )}
     >
-      {children}
+      <span className="min-w-0 flex-1 truncate">{children}</span>
+      {badge}
     </IntentLink>
   );
 }
 
 function YourTrees() {
   const { ready, loggedIn, trees } = useSession();
+  // Which trees are published, and which of those are in the Gallery (issue 25).
+  const { list: publications } = usePublications();
+  const publicationOf = (treeId: string) =>
+    publications?.find((publication) => publication._id === treeId);
   if (!ready) return <Loading className="px-3 py-2 text-sm" />;
   if (!loggedIn) {
     return (
@@ -58,7 +68,12 @@ function YourTrees() {
       ) : (
         trees.map((tree) => (
           <li key={tree._id}>
-            <NavLink href={`/trees/${tree._id}`}>{tree.title.trim() || "Untitled Tree"}</NavLink>
+            <NavLink
+              href={`/trees/${tree._id}`}
+              badge={<PublicationBadge publication={publicationOf(tree._id)} />}
+            >
+              {tree.title.trim() || "Untitled Tree"}
+            </NavLink>
           </li>
         ))
       )}

@@ -10,6 +10,8 @@ import type { Person } from "@/lib/schemas/person";
 import type { TreeLayout } from "@/lib/tree/layout";
 import type { SaveStatus } from "./tree-saver";
 import { useUpdateFromSave } from "@/components/tree-import/update-from-save";
+import { PublicationBadge } from "@/components/account/publication-badge";
+import { usePublication } from "@/components/account/publications";
 
 /** The toolbar's height, which is also where the panels start (SPEC.md section 2). */
 export const TOOLBAR_HEIGHT = 65;
@@ -103,6 +105,17 @@ function PreviewToggle({
       />
       Preview
     </label>
+  );
+}
+
+/** "Publish Tree" with the tree's publication mark: Public, or Gallery when listed (issue 25). */
+function PublishItem({ treeId }: { treeId: string }) {
+  const publication = usePublication(treeId);
+  return (
+    <span className="flex items-center justify-between gap-3">
+      Publish Tree
+      <PublicationBadge publication={publication} />
+    </span>
   );
 }
 
@@ -203,7 +216,9 @@ export function EditorToolbar(props: EditorToolbarProps) {
             buttonClassName="hover:bg-plum-50"
           >
             <DropdownButton onClick={onSave}>Save Tree</DropdownButton>
-            <DropdownLink href={`${base}/publish`}>Publish Tree</DropdownLink>
+            <DropdownLink href={`${base}/publish`}>
+              <PublishItem treeId={treeId} />
+            </DropdownLink>
             <DropdownButton onClick={onDelete}>Delete Tree</DropdownButton>
             <DropdownLink href="/trees/import">Import</DropdownLink>
             <DropdownButton onClick={updateFromSave.open} disabled={updateFromSave.busy}>
@@ -250,7 +265,7 @@ export function EditorToolbar(props: EditorToolbarProps) {
             Save Tree
           </button>
           <IntentLink href={`${base}/publish`} className={mobileItem}>
-            Publish Tree
+            <PublishItem treeId={treeId} />
           </IntentLink>
           <button type="button" className={mobileItem} onClick={act(onDelete)}>
             Delete Tree

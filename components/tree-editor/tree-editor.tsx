@@ -5,7 +5,6 @@ import { useCallback, useEffect, useMemo, useState } from "react";
 import { useFindController } from "@/components/find-sim/find-controller";
 import { FindSim } from "@/components/find-sim/find-sim";
 import { Button } from "@/components/ui/button";
-import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Loading } from "@/components/ui/loading";
 import { api, ApiRequestError, NOT_LOGGED_IN } from "@/lib/client/api";
 import { type CanvasPerson, canvasPeopleUrl, fromCanvasPeople } from "@/lib/client/canvas-people";
@@ -25,6 +24,7 @@ import {
   pathFromKey,
   type NodePatch,
 } from "@/lib/tree/reducers";
+import { DeleteTreeDialog } from "./delete-tree-dialog";
 import { EditorToolbar, TOOLBAR_HEIGHT } from "./editor-toolbar";
 import { historyKey, record, redo, startHistory, undo, type History } from "./history";
 import { EmptyTreeGuide, isEmptyTree } from "./empty-tree-guide";
@@ -38,7 +38,6 @@ const NodeEditor = dynamic(() => import("./node-editor").then((loaded) => loaded
 });
 
 export const TREE_LOAD_ERROR = "Failed to get tree info";
-const TREE_DELETE_ERROR = "Failed to delete your tree";
 const HEIRS_ERROR = "Unknown error occurred saving the heirs";
 
 /** Lays out the tree, timed in the performance timeline for the benchmark. */
@@ -190,7 +189,7 @@ function LoadedTreeEditor({ tree, people: loadedPeople }: { tree: Tree; people: 
   const [preview, setPreview] = useState(false);
   const [editingKey, setEditingKey] = useState<string | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
-  const [deleting, setDeleting] = useState<"no" | "busy" | "done">("no");
+  const [deleting, setDeleting] = useState<"no" | "done">("no");
   const save = useTreeSave({ treeId: tree._id, data, version: tree.version });
 
   const peopleById = useMemo(() => new Map(people.map((person) => [person._id, person])), [people]);
@@ -258,18 +257,8 @@ function LoadedTreeEditor({ tree, people: loadedPeople }: { tree: Tree; people: 
     return () => window.removeEventListener("keydown", onKeyDown);
   }, [readOnly, editingKey]);
 
-  async function deleteTree() {
-    setDeleting("busy");
-    try {
-      await api(`/api/trees/${encodeURIComponent(tree._id)}`, {
-        method: "DELETE",
-        fallback: TREE_DELETE_ERROR,
-      });
-    } catch {
-      setDeleting("no");
-      setConfirmDelete(false);
-      return;
-    }
+  // The confirmation deletes the tree (and unpublishes it first when asked).
+  function treeDeleted() {
     save.stop();
     setDeleting("done");
     setConfirmDelete(false);
@@ -351,18 +340,12 @@ function LoadedTreeEditor({ tree, people: loadedPeople }: { tree: Tree; people: 
           onClose={() => setEditingKey(null)}
         />
       )}
-      <ConfirmDialog
+      <DeleteTreeDialog
         open={confirmDelete}
-        title="Are you sure you want to delete this tree?"
-        confirmLabel="Delete Tree"
-        tone="danger"
-        busy={deleting === "busy"}
+        treeId={tree._id}
         onCancel={() => setConfirmDelete(false)}
-        onConfirm={() => void deleteTree()}
-      >
-        Its published copy stays public unless you unpublish it first. Deleted trees can only be
-        recovered by contacting us.
-      </ConfirmDialog>
+        onDeleted={treeDeleted}
+      />
     </EditorFrame>
   );
 }
