@@ -8,7 +8,9 @@
  *   handler, to the next frame (what the browser itself takes).
  * - Enter to centred: from Enter's event time to the frame the found Sim is centred
  *   (`heirloom:find-centred`), with the centring animated (450 ms by design) and with reduced
- *   motion; goals: animation + 100 ms, and < 100 ms with reduced motion.
+ *   motion; goals: animation + 100 ms, and < 100 ms with reduced motion. The floor, in the same
+ *   page and run: a copy of the canvas's drawing glided one screen in the same 450 ms without
+ *   the app (animationFloor).
  *
  * Each of BENCH_FIND_RUNS runs (3 by default) opens the legacy afresh in a new browser context, in
  * both motion modes, and looks for BENCH_FIND_ROUNDS Sims; the results give each run's medians and
@@ -103,6 +105,44 @@ async function takeFrames(page: Page): Promise<number[]> {
   });
 }
 
+/**
+ * The floor of a centring, in the same page: a copy of the canvas's drawing laid over it and
+ * glided one screen sideways in ANIMATION_MS by rewriting its transform at each frame, with no
+ * React, then the two frames the app takes after its last step (its state update, then the
+ * centred mark), timed from the glide's start: what this browser on this machine takes to
+ * animate that drawing at all.
+ */
+async function animationFloor(page: Page, duration: number): Promise<number> {
+  return page.evaluate(
+    (ms) =>
+      new Promise<number>((resolve) => {
+        const svg = document.querySelector<SVGSVGElement>('svg[role="application"]')!;
+        const box = svg.getBoundingClientRect();
+        const copy = svg.cloneNode(true) as SVGSVGElement;
+        copy.removeAttribute("role");
+        const layer = document.createElement("div");
+        layer.style.cssText = `position:fixed;left:${box.left}px;top:${box.top}px;z-index:99;background:#fff`;
+        layer.append(copy);
+        document.body.append(layer);
+        const group = copy.querySelector(":scope > g")!;
+        const base = group.getAttribute("transform") ?? "";
+        const start = performance.now();
+        requestAnimationFrame(function step(now) {
+          const t = Math.min(1, (now - start) / ms);
+          group.setAttribute("transform", `translate(${-t * box.width},0) ${base}`);
+          if (t < 1) return requestAnimationFrame(step);
+          requestAnimationFrame(() =>
+            requestAnimationFrame(() => {
+              resolve(performance.now() - start);
+              layer.remove();
+            }),
+          );
+        });
+      }),
+    duration,
+  );
+}
+
 /** A bare input's key-to-next-frame time: the floor of any field. */
 async function floorSamples(page: Page, text: string): Promise<number[]> {
   await page.evaluate(() => {
@@ -178,8 +218,15 @@ async function measure(
     await page.keyboard.press("Escape");
   }
   const floor = await floorSamples(page, names.join("").slice(0, 20));
+  const glideFloor: number[] = [];
+  if (motion === "no-preference") {
+    for (let i = 0; i < names.length; i += 1) {
+      glideFloor.push(await animationFloor(page, ANIMATION_MS));
+      await page.waitForTimeout(100);
+    }
+  }
   await context.close();
-  return { keystrokes, floor, centred, frames };
+  return { keystrokes, floor, centred, frames, glideFloor };
 }
 
 async function main() {
@@ -199,7 +246,13 @@ async function main() {
       .map((person) => person.firstName.toLowerCase());
 
     const browser = await launchChromium();
-    type Measured = { keystrokes: number[]; floor: number[]; centred: number[]; frames: number[][] };
+    type Measured = {
+      keystrokes: number[];
+      floor: number[];
+      centred: number[];
+      frames: number[][];
+      glideFloor: number[];
+    };
     const runs: Record<"animated" | "reducedMotion", Measured[]> = { animated: [], reducedMotion: [] };
     for (let run = 0; run < RUNS; run += 1) {
       for (const motion of ["no-preference", "reduce"] as const) {
@@ -214,6 +267,7 @@ async function main() {
         keystrokeToOptions: summary(m.keystrokes),
         bareInputFloor: summary(m.floor),
         enterToCentred: summary(m.centred),
+        ...(m.glideFloor.length > 0 ? { bareGlideFloor: summary(m.glideFloor) } : {}),
         framesWhileCentring: {
           medianCount: median(m.frames.map((f) => f.length)),
           medianGapMs: round(median(m.frames.flat()), 1),
@@ -233,6 +287,13 @@ async function main() {
           medianOfRunMediansMs: medianOf((r) => r.enterToCentred.medianMs),
           goalMs: centredGoal,
         },
+        ...(measured.some((m) => m.glideFloor.length > 0)
+          ? {
+              bareGlideFloor: {
+                medianOfRunMediansMs: medianOf((r) => r.bareGlideFloor?.medianMs ?? NaN),
+              },
+            }
+          : {}),
         runs: perRun,
       };
     };
