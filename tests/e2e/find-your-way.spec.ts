@@ -110,6 +110,10 @@ async function find(page: Page, typed: string, option: string) {
   await field.fill(typed);
   await expect(page.getByRole("option", { name: new RegExp(`^${option}`) }).first()).toBeVisible();
   await expect(page.getByRole("option").first()).toContainText(option);
+  // on a phone the focused field spans the screen, so what is typed can be read, its list under it
+  const width = page.viewportSize()!.width;
+  if (width < 640) expect((await field.boundingBox())!.width).toBeGreaterThan(width - 40);
+  await expect(page.getByRole("option").first()).toBeInViewport({ ratio: 1 });
   await field.press("Enter");
 }
 
