@@ -22,6 +22,11 @@ function isTyping(target: EventTarget | null): boolean {
   );
 }
 
+/** Below this width (px) the field is too narrow to type in: it spans the screen while focused. */
+const NARROW = 160;
+/** The gap kept between the widened field (and its list) and the screen's edges. */
+const EDGE = 8;
+
 /**
  * "Find a Sim": a combobox (ARIA 1.2, list autocomplete) over first and last names, ignoring
  * case and accents; "/" focuses it. Enter or a click picks the active option.
@@ -31,6 +36,9 @@ export function FindSim({ people, controller, generationOf, className }: FindSim
   const [text, setText] = useState("");
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(0);
+  // Where a narrow field (the editor's toolbar on a phone) is drawn while it is focused: across
+  // the screen, at its own height, with its list under it, so that what is typed can be read.
+  const [wide, setWide] = useState<{ top: number; bottom: number } | null>(null);
   const index = useMemo(() => buildSearchIndex(people.values()), [people]);
   const options = useMemo(() => searchSims(index, text), [index, text]);
   const { inputRef, relateFrom } = controller;
@@ -108,8 +116,21 @@ export function FindSim({ people, controller, generationOf, className }: FindSim
           setOpen(true);
           setActive(0);
         }}
-        onFocus={() => setOpen(true)}
-        onBlur={() => setOpen(false)}
+        onFocus={(event) => {
+          setOpen(true);
+          const box = event.currentTarget.getBoundingClientRect();
+          setWide(box.width < NARROW ? { top: box.top, bottom: box.bottom } : null);
+        }}
+        onBlur={() => {
+          setOpen(false);
+          setWide(null);
+        }}
+        data-widened={wide ? "" : undefined}
+        style={
+          wide
+            ? { position: "fixed", top: wide.top, left: EDGE, right: EDGE, width: "auto", zIndex: 50 }
+            : undefined
+        }
         onKeyDown={onKeyDown}
         className={cx(
           "h-9 w-full rounded-md border bg-white px-3 text-sm placeholder:text-neutral-500 focus:outline-2 focus:outline-plum-500",
@@ -121,6 +142,11 @@ export function FindSim({ people, controller, generationOf, className }: FindSim
         role="listbox"
         aria-label="Sims found"
         hidden={!showList}
+        style={
+          wide
+            ? { position: "fixed", top: wide.bottom, left: EDGE, right: EDGE, width: "auto" }
+            : undefined
+        }
         className="absolute top-full right-0 z-50 mt-1 max-h-80 w-72 max-w-[calc(100vw-1rem)] overflow-y-auto rounded-md border border-plum-200 bg-white py-1 shadow-lg"
       >
         {options.map((option, at) => {

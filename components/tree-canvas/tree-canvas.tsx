@@ -24,6 +24,7 @@ import {
   between,
   centreOn,
   generationRows,
+  glideStart,
   NO_DECOR,
   nodeDecorKey,
   type CanvasDecor,
@@ -378,6 +379,7 @@ function Scene({
   );
 
   // A found Sim's node is centred at a readable zoom: animated, unless reduced motion is asked.
+  // A far one is reached by a cut and a glide over the last screen.
   const matrixRef = useRef(matrix);
   matrixRef.current = matrix;
   const [centredKey, setCentredKey] = useState<string | null>(null);
@@ -385,8 +387,10 @@ function Scene({
     if (!focusRequest) return;
     const target = layout.nodes.find((laid) => laid.key === focusRequest.key);
     if (!target) return;
-    const from = matrixRef.current;
-    const to = centreOn(target, size, from, insetRight);
+    const current = matrixRef.current;
+    const to = centreOn(target, size, current, insetRight);
+    // a far target is cut to first, and glided to over the last screen (glideStart)
+    const from = glideStart(current, to, size);
     const reduced = window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
     setCentredKey(null);
     const done = () => {

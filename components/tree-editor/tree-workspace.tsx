@@ -1,14 +1,16 @@
 "use client";
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { FindController, FindRequest } from "@/components/find-sim/find-controller";
+import { relateWithGender, type LoadWhole } from "@/components/find-sim/relate";
 import type { CanvasDecor } from "@/components/tree-canvas/decor";
 import { TreeCanvas } from "@/components/tree-canvas/tree-canvas";
 import { Button } from "@/components/ui/button";
+import { loadPersonDetails, needsDetails } from "@/lib/client/canvas-people";
 import type { Person } from "@/lib/schemas/person";
 import type { TreeLayout } from "@/lib/tree/layout";
 import { buildKinship, otherPlacements } from "@/lib/tree/placements";
 import { heirLine } from "@/lib/tree/heirs";
-import { describeRelationship, type Relationship } from "@/lib/tree/relationship";
+import type { Relationship } from "@/lib/tree/relationship";
 import { FindDetails } from "./find-details";
 import { PersonDetailsPanel } from "./person-details-panel";
 import { TreeInfoPanel, type TreeInfo } from "./tree-info-panel";
@@ -37,6 +39,9 @@ export interface TreeWorkspaceProps {
   /** A Sim was found: the public view puts ?p= in the address. */
   onFound?: (personId: string) => void;
 }
+
+/** The editor's people come without their custom rows (ADR 032): the Gender row is fetched. */
+const loadWhole: LoadWhole = (person) => (needsDetails(person) ? loadPersonDetails(person) : null);
 
 /** The details panel's width on a wide screen (max-w-sm): a found Sim is centred beside it. */
 const PANEL_WIDTH = 384;
@@ -83,6 +88,8 @@ export function TreeWorkspace({
   }, []);
   const [outlined, setOutlined] = useState<ReadonlySet<string>>(() => new Set());
   const [relation, setRelation] = useState<{ from: string; answer: Relationship } | null>(null);
+  // The last relation asked: an answer that arrives after another pick is dropped.
+  const asked = useRef(0);
   const [showHeirLine, setShowHeirLine] = useState(false);
 
   // A pick in the Find field: centre that Sim and open their panel, or answer the relation asked.
@@ -90,12 +97,15 @@ export function TreeWorkspace({
     (request: FindRequest) => {
       if (!kin) return;
       const home = kin.placements.get(request.personId)?.[0];
-      if (request.relateFrom && request.relateFrom !== request.personId) {
-        setRelation({
-          from: request.relateFrom,
-          answer: describeRelationship(kin, people, request.personId, request.relateFrom),
+      const ask = (asked.current += 1);
+      const from = request.relateFrom;
+      if (from && from !== request.personId) {
+        setRelation(null);
+        // the sentence is in the words of the picked Sim's Gender row, which may need a fetch
+        void relateWithGender(kin, people, request.personId, from, loadWhole).then((answer) => {
+          if (asked.current === ask) setRelation({ from, answer });
         });
-        setSelectedId(request.relateFrom);
+        setSelectedId(from);
       } else {
         setRelation(null);
         selectPerson(request.personId);
@@ -212,6 +222,7 @@ export function TreeWorkspace({
                 aria-pressed={showHeirLine}
                 onClick={() => {
                   setShowHeirLine((shown) => !shown);
+                  asked.current += 1;
                   setRelation(null);
                 }}
                 className="shadow"

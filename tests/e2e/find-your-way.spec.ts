@@ -9,7 +9,7 @@ import type { Person } from "@/lib/schemas/person";
 import type { TreeNode } from "@/lib/schemas/tree";
 import { createPersonViaApi, createTreeViaApi, node, publishViaApi } from "./tree-fixtures";
 import { docScreenshot } from "./support/screenshots";
-import { bearer, signUpViaApi } from "./support/session";
+import { bearer, loginInBrowser, signUpViaApi } from "./support/session";
 
 const VIEWPORTS = [
   { name: "1440", width: 1440, height: 900 },
@@ -110,6 +110,10 @@ async function find(page: Page, typed: string, option: string) {
   await field.fill(typed);
   await expect(page.getByRole("option", { name: new RegExp(`^${option}`) }).first()).toBeVisible();
   await expect(page.getByRole("option").first()).toContainText(option);
+  // on a phone the focused field spans the screen, so what is typed can be read, its list under it
+  const width = page.viewportSize()!.width;
+  if (width < 640) expect((await field.boundingBox())!.width).toBeGreaterThan(width - 40);
+  await expect(page.getByRole("option").first()).toBeInViewport({ ratio: 1 });
   await field.press("Enter");
 }
 
@@ -259,6 +263,59 @@ for (const viewport of VIEWPORTS) {
       await page.getByRole("button", { name: "Show heir line" }).click();
 
       await checkOtherPlaces(page, p);
+    });
+
+    test("the editor: find, generations, relations, marking heirs, heir line, other places", async ({
+      page,
+      request,
+    }) => {
+      const { user, tree, p } = await calloways(request);
+      await loginInBrowser(page, user.token);
+      await page.goto(`/trees/${tree._id}`);
+      await expect(canvasOf(page)).toBeVisible();
+      await findJuno(page, p);
+      await docScreenshot(page, `find-editor-${viewport.name}.png`);
+
+      await checkRelations(page, p);
+      await docScreenshot(page, `relation-editor-${viewport.name}.png`);
+
+      // Heirs: one per generation; marking Ivy moves generation 3's mark from Eli to her.
+      const markHeir = async (name: string, typed: string) => {
+        await find(page, typed, name);
+        const panel = panelOf(page, name);
+        await panel.getByRole("checkbox", { name: "Heir" }).check();
+        await expect(panel.getByRole("checkbox", { name: "Heir" })).toBeChecked();
+      };
+      await markHeir("Dev Calloway", "dev");
+      await markHeir("Eli Calloway", "eli");
+      await markHeir("Lux Calloway", "lux");
+      await markHeir("Ivy Calloway", "ivy");
+      await find(page, "eli", "Eli Calloway");
+      await expect(
+        panelOf(page, "Eli Calloway").getByRole("checkbox", { name: "Heir" }),
+      ).not.toBeChecked();
+      await expect(
+        page
+          .locator(`[data-person-id="${p.ivy._id}"]`)
+          .locator("..")
+          .getByRole("img", { name: "Heir of generation 3" }),
+      ).toHaveCount(1);
+      await markHeir("Eli Calloway", "eli");
+      await expect
+        .poll(async () => {
+          const response = await request.get(`/api/trees/${tree._id}/heirs`, {
+            headers: bearer(user.token),
+          });
+          return ((await response.json()) as { heirs: string[] }).heirs;
+        })
+        .toEqual([p.dev._id, p.eli._id, p.lux._id]);
+      await page.getByRole("button", { name: "Close" }).click();
+      await expectHeirLine(page, p, ["dev", "eli", "lux"]);
+      await docScreenshot(page, `heir-line-editor-${viewport.name}.png`);
+      await page.getByRole("button", { name: "Show heir line" }).click();
+
+      await checkOtherPlaces(page, p);
+      await docScreenshot(page, `other-places-editor-${viewport.name}.png`);
     });
   });
 }
