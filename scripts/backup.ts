@@ -43,7 +43,10 @@ if (args.length > 1 || args.some((arg) => arg.startsWith("-"))) {
   );
   process.exit(2);
 }
-const out = path.resolve(args[0] ?? path.join(env.DATA_DIR, "backups", `heirloom-${stamp}.tar.gz`));
+// npm runs scripts in the project's folder; a relative FILE is the caller's (INIT_CWD).
+const out = args[0]
+  ? path.resolve(process.env.INIT_CWD ?? process.cwd(), args[0])
+  : path.join(env.DATA_DIR, "backups", `heirloom-${stamp}.tar.gz`);
 const partial = `${out}.partial-${process.pid}`;
 
 /** The snapshot taken in this process, written to `file`. */

@@ -29,7 +29,8 @@ if (args.length !== 1 || args[0]!.startsWith("-")) {
   console.error("Usage: npm run restore -- ARCHIVE");
   process.exit(2);
 }
-const archive = path.resolve(args[0]!);
+// npm runs scripts in the project's folder; a relative ARCHIVE is the caller's (INIT_CWD).
+const archive = path.resolve(process.env.INIT_CWD ?? process.cwd(), args[0]!);
 
 /** Applies exactly the archive's migrations (a folder holding those alone), no newer one. */
 async function migrateTo(target: Target, names: string[]): Promise<void> {
