@@ -292,6 +292,9 @@ describe.each(ENGINES)("backup and restore on $engine", ({ engine, port, databas
     await editors;
     expect(backup.code, `${backup.stdout}\n${backup.stderr}\n${server.logTail()}`).toBe(0);
     expect(backup.stdout).toContain("Backed up 2 player(s), 4 tree(s)");
+    // On the embedded default the server holding the folder took the snapshot: the command never
+    // opened the folder a second time (ADR 013).
+    if (!database) expect(backup.stdout).toContain("taken by the running server");
     expect(fs.statSync(archive).mode & 0o777).toBe(0o600);
 
     // The saves really ran during the backup, and none failed.
