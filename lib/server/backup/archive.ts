@@ -124,6 +124,22 @@ async function keep(from: string, to: string): Promise<boolean> {
   }
 }
 
+/** Staging folders of backups whose process is gone (killed mid-backup). */
+async function removeDeadStagings(tmpDir: string): Promise<void> {
+  const entries = await fs.readdir(tmpDir).catch(() => [] as string[]);
+  for (const entry of entries) {
+    const pid = Number(/^backup-(\d+)-/.exec(entry)?.[1]);
+    if (!pid || pid === process.pid) continue;
+    try {
+      process.kill(pid, 0);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ESRCH") {
+        await fs.rm(path.join(tmpDir, entry), { recursive: true, force: true });
+      }
+    }
+  }
+}
+
 export interface PreparedBackup {
   manifest: BackupManifest;
   /** Writes the archive (gzip) to `destination` and ends it. */
@@ -147,6 +163,7 @@ export async function prepareBackup(options: {
   tmpDir: string;
   now?: () => Date;
 }): Promise<PreparedBackup> {
+  await removeDeadStagings(options.tmpDir);
   const staging = path.join(options.tmpDir, `backup-${process.pid}-${randomUUID()}`);
   const stagedUploads = path.join(staging, "uploads");
   const dispose = () => fs.rm(staging, { recursive: true, force: true });
