@@ -21,6 +21,7 @@ import {
 import { processLogger } from "./process-logger";
 import { processSingleton } from "./process-singletons";
 import { answerClientError, answerConnect, answerUnsupportedMethod } from "./methods";
+import { startAdminSocket } from "./admin-socket";
 
 /** How long an idle keep-alive connection is kept open. */
 export const KEEP_ALIVE_MS = 65_000;
@@ -163,6 +164,14 @@ export async function startServer(options: { dev?: boolean } = {}) {
   server.on("clientError", answerClientError(env.PORT));
   server.keepAliveTimeout = KEEP_ALIVE_MS;
   server.headersTimeout = KEEP_ALIVE_MS + 1_000;
+  // `npm run backup` asks the process holding the embedded database, over a local socket (ADR 033).
+  const adminSocket = env.DATABASE_URL
+    ? null
+    : await startAdminSocket({
+        env,
+        pglite: () => getPglite(env.PGLITE_DIR, { port: env.PORT }),
+        logger: processLogger(),
+      });
   await new Promise<void>((resolve) => server.listen(env.PORT, resolve));
   console.log(`Heirloom is serving ${env.APP_URL} on port ${env.PORT}`);
 
@@ -173,6 +182,7 @@ export async function startServer(options: { dev?: boolean } = {}) {
     console.log(`${signal}: closing`);
     server.close();
     server.closeAllConnections();
+    void adminSocket?.close();
     const db = processSingleton("__heirloomDb");
     // The views counted since the last batch are written before the database goes (ADR 014);
     // the embedded database is closed last, so that its folder is left clean.
