@@ -81,6 +81,7 @@ async function main() {
   const { treeData } = await import("@/lib/schemas/tree");
   const { takeStructure, holdStructure } = await import("@/lib/server/trees/structure-cache");
   const { applyTreePatch } = await import("@/lib/server/trees/apply-tree-patch");
+  const { forgetNodeJson, structureJson } = await import("@/lib/server/trees/structure-json");
 
   const ownerId = `bench${process.pid}`;
   await db.user.create({ data: { id: ownerId, email: "bench@example.com", passwordHash: "x" } });
@@ -138,6 +139,7 @@ async function main() {
       lock: [] as number[],
       apply: [] as number[],
       stringify: [] as number[],
+      serialize: [] as number[],
       update: [] as number[],
       commit: [] as number[],
     };
@@ -148,8 +150,12 @@ async function main() {
       const commitStarted = { t: 0 };
       await db.$transaction(async (tx) => {
         await time(steps.lock, () => lockTreeOrThrow(tx, ownerId, treeId));
-        const applied = await time(steps.apply, () => applyTreePatch(h.data, h.size, add));
-        const json = await time(steps.stringify, () => JSON.stringify(applied.data));
+        const applied = await time(steps.apply, () =>
+          applyTreePatch(h.data, h.size, add, forgetNodeJson),
+        );
+        // the whole text as JSON.stringify makes it, against the per-node texts the save keeps
+        await time(steps.stringify, () => JSON.stringify(applied.data));
+        const json = await time(steps.serialize, () => structureJson(applied.data));
         await time(
           steps.update,
           () =>
