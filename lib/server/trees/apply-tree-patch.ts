@@ -143,7 +143,11 @@ class PatchRun {
   readonly totals: StructureTotals;
   private readonly bounds: StructureTotals & { depth: number };
 
-  constructor(root: TreeNode, stored: StructureSize) {
+  constructor(
+    root: TreeNode,
+    stored: StructureSize,
+    private readonly touch?: (node: TreeNode) => void,
+  ) {
     this.doc = { data: root };
     this.totals = { nodes: stored.nodes, references: stored.references, bytes: stored.bytes };
     // A tree stored over a limit (before the limit existed) may be trimmed: the bound is the
@@ -264,6 +268,7 @@ class PatchRun {
       owner: this.doc.data,
       generation: 1,
     };
+    this.touch?.(this.doc.data);
     for (let i = 1; i < tokens.length; i += 1) {
       const token = tokens[i]!;
       const last = i === tokens.length - 1;
@@ -303,6 +308,7 @@ class PatchRun {
           this.fail(notFound);
         }
         const owner = kind === "node" ? (value as TreeNode) : slot.owner;
+        if (kind === "node") this.touch?.(owner);
         slot = {
           container: value as Record<string, unknown>,
           key: token,
@@ -558,14 +564,17 @@ class PatchRun {
  * place: pass a copy you may lose) of size `stored`, op by op, each checked and counted before it
  * runs. Answers the new structure, its totals and the person ids the patch's values brought in.
  * An op that cannot apply is 422 naming it; the first op past a limit is 422 naming the limit; a
- * value the schema refuses is 400 with its path, as in a whole save.
+ * value the schema refuses is 400 with its path, as in a whole save. `touch` is told of every
+ * node a path walks through, before its op changes anything (the nodes whose own fields or
+ * lists an op can change: what it did not walk through it did not change).
  */
 export function applyTreePatch(
   root: TreeNode,
   stored: StructureSize,
   operations: readonly JsonPatchOperation[],
+  touch?: (node: TreeNode) => void,
 ): AppliedPatch {
-  const run = new PatchRun(root, stored);
+  const run = new PatchRun(root, stored, touch);
   run.run(operations);
   return { data: run.doc.data, totals: run.totals, newIds: run.newIds };
 }

@@ -12,6 +12,7 @@ import { applyTreePatch } from "./apply-tree-patch";
 import { TREE_TX_OPTIONS, lockTreeOrThrow } from "./lock-tree";
 import { treeEtag } from "./serialize";
 import { type HeldStructure, holdStructure, takeStructure } from "./structure-cache";
+import { forgetNodeJson, structureJson } from "./structure-json";
 import { type StructureSize, measureStructure } from "./structure-size";
 import { writeTreeJson } from "./write-tree-data";
 
@@ -127,7 +128,8 @@ export function saveTreeData(
     ownerId,
     treeId,
     () => {
-      const json = JSON.stringify(data);
+      // texts kept per node, so that the next patch of this structure serializes only its path
+      const json = structureJson(data);
       assertStoredBytes(json);
       const ids = new Set<string>();
       const size = measureStructure(data, (node) => {
@@ -184,8 +186,9 @@ export function patchTreeData(
     treeId,
     async (tx, version) => {
       const stored = await storedStructure(tx, treeId, version);
-      const applied = applyTreePatch(stored.data, stored.size, operations);
-      const json = JSON.stringify(applied.data);
+      // every node a path walks through may change: its text is made again, the others' kept
+      const applied = applyTreePatch(stored.data, stored.size, operations, forgetNodeJson);
+      const json = structureJson(applied.data);
       assertStoredBytes(json, stored.size.bytes);
       return {
         data: applied.data,
