@@ -49,6 +49,14 @@ export function describeGalleryFront(makeDb: () => FrontDb) {
   /** Next's stand-in renders a page whose bytes say which render it was, with a nonce. */
   async function render(path: string): Promise<RenderedPage> {
     renders.push(path);
+    // The page reads its listing as app/(app)/gallery/page.tsx does (the route handler's read).
+    const params = new URL(path, "http://front").searchParams;
+    const listing = new URLSearchParams({
+      "page[number]": params.get("page") ?? "1",
+      sort: params.get("sort") ?? "newest",
+      search: params.get("search") ?? "",
+    });
+    expect((await api.get(`/api/published?${listing.toString()}`)).status).toBe(200);
     await wait(20);
     const nonce = `nonce-${renders.length}`;
     return {
@@ -274,6 +282,33 @@ export function describeGalleryFront(makeDb: () => FrontDb) {
         "/gallery?sort=views",
         "/gallery?sort=views",
       ]);
+    });
+
+    it("keeps a page whose listing did not change without rendering it, and renders it when it did", async () => {
+      const treeId = await listTree("Front unchanged listing");
+      await get("/gallery?page=1");
+      clock += GALLERY_CACHE_MS + 1;
+      await get("/gallery");
+      await wait(150);
+      // Rendered twice: first, then once with the listing it shows known.
+      expect(renders).toEqual(["/gallery", "/gallery"]);
+      statements.length = 0;
+      clock += GALLERY_CACHE_MS + 1;
+      expect((await get("/gallery")).body.toString()).toContain("render 2 of");
+      await wait(150);
+      // One read of the listing found it unchanged: no render.
+      expect(statements).toEqual(["gallery_page_newest", "gallery_count"]);
+      expect(renders).toHaveLength(2);
+      // Another instance renames a listed tree: the next refresh renders.
+      await db.publishedTree.update({
+        where: { treeId },
+        data: { title: "Front renamed listing" },
+      });
+      clock += GALLERY_CACHE_MS + 1;
+      await get("/gallery");
+      await wait(150);
+      expect(renders).toHaveLength(3);
+      expect((await get("/gallery")).body.toString()).toContain("render 3 of");
     });
   });
 }

@@ -29,13 +29,20 @@ import { apiSecurityHeaders, hashedPageCsp } from "@/lib/security-headers";
 import {
   GALLERY_CACHE_MS,
   GALLERY_STALE_MS,
+  freshGalleryPage,
   galleryGeneration,
+  keptGalleryEtag,
   galleryPageKept,
   keptGalleryPage,
   type KeptGalleryPage,
 } from "../gallery/gallery-cache";
 import { setGalleryRenderSecret } from "../gallery/gallery-pages-secret";
-import { galleryKeyOf, readGalleryPage, readGalleryQuery } from "../gallery/gallery-read";
+import {
+  galleryKeyOf,
+  readGalleryPage,
+  readGalleryQuery,
+  type GalleryQuery,
+} from "../gallery/gallery-read";
 import { etagMatches, GALLERY_CACHE_CONTROL } from "../gallery/http-cache";
 import { searchWords } from "../gallery/terms";
 import { requestIdFrom } from "../http/request-id";
@@ -92,7 +99,10 @@ interface KeptHtml {
   gzipped: Buffer;
   headers: Record<string, string>;
   generation: number;
+  /** When it was rendered, or last found to show the listing as it is. */
   madeAt: number;
+  /** The listing it shows: the kept JSON page's ETag when the render began (null: unknown). */
+  listingEtag: string | null;
 }
 
 export function createGalleryFront(options: GalleryFrontOptions): GalleryFront {
@@ -102,8 +112,8 @@ export function createGalleryFront(options: GalleryFrontOptions): GalleryFront {
   const pages = new LRUCache<string, KeptHtml>({ max: MAX_PAGES });
   const rendering = new Map<string, Promise<KeptHtml | null>>();
   const renders = new LRUCache<string, { count: number; until: number }>({ max: MAX_ADDRESSES });
-  /** The kept JSON pages' gzipped bodies, made once per kept page. */
-  const gzippedJson = new WeakMap<KeptGalleryPage<unknown>, Buffer>();
+  /** The kept JSON pages' bodies, made once per kept page. */
+  const jsonBodies = new WeakMap<KeptGalleryPage<unknown>, { plain: Buffer; gzipped: Buffer }>();
 
   /** Counts a render for the address; false when it is over its budget. */
   const allowRender = (address: string) => {
@@ -118,11 +128,13 @@ export function createGalleryFront(options: GalleryFrontOptions): GalleryFront {
   };
 
   /** Renders `key` once however many ask; kept unless the listing changed meanwhile. */
-  const renderPage = (key: string): Promise<KeptHtml | null> => {
+  const renderPage = (key: string, listing: GalleryQuery): Promise<KeptHtml | null> => {
     const pending = rendering.get(key);
     if (pending) return pending;
     const generation = galleryGeneration();
     const madeAt = now();
+    // The page reads this listing or a newer one: a later check against it errs towards a render.
+    const listingEtag = keptGalleryEtag(galleryKeyOf(listing));
     const job = (async () => {
       const rendered = await options.render(key);
       if (rendered.status !== 200) return null;
@@ -142,6 +154,7 @@ export function createGalleryFront(options: GalleryFrontOptions): GalleryFront {
         headers,
         generation,
         madeAt,
+        listingEtag,
       };
       if (galleryGeneration() === generation) pages.set(key, kept);
       return kept;
@@ -152,8 +165,28 @@ export function createGalleryFront(options: GalleryFrontOptions): GalleryFront {
     return job;
   };
 
+  /**
+   * Refreshes a kept page past GALLERY_CACHE_MS: when the listing it shows is unchanged (one read
+   * of the JSON page, shared with the API), the page is kept as it is for another
+   * GALLERY_CACHE_MS; otherwise Next renders it again.
+   */
+  const refresh = async (key: string, kept: KeptHtml, listing: GalleryQuery) => {
+    if (db && kept.listingEtag !== null) {
+      const generation = galleryGeneration();
+      const page = await freshGalleryPage(galleryKeyOf(listing), () =>
+        readGalleryPage((name, text, values) => db.query(name, text, values), listing),
+      );
+      if (page.etag === kept.listingEtag) {
+        if (galleryGeneration() === generation && pages.get(key) === kept) kept.madeAt = now();
+        return;
+      }
+    }
+    await renderPage(key, listing);
+  };
+  const refreshing = new Set<string>();
+
   /** The kept page under `key` that may be answered now; starts its refresh when stale. */
-  const keptHtml = (key: string): KeptHtml | undefined => {
+  const keptHtml = (key: string, listing: GalleryQuery): KeptHtml | undefined => {
     const kept = pages.get(key);
     if (!kept) return undefined;
     const age = now() - kept.madeAt;
@@ -161,10 +194,11 @@ export function createGalleryFront(options: GalleryFrontOptions): GalleryFront {
       pages.delete(key);
       return undefined;
     }
-    if (age >= GALLERY_CACHE_MS && !rendering.has(key)) {
-      renderPage(key).catch((error: unknown) =>
-        logger.warn({ err: error }, "Gallery page refresh failed"),
-      );
+    if (age >= GALLERY_CACHE_MS && !refreshing.has(key) && !rendering.has(key)) {
+      refreshing.add(key);
+      refresh(key, kept, listing)
+        .catch((error: unknown) => logger.warn({ err: error }, "Gallery page refresh failed"))
+        .finally(() => refreshing.delete(key));
     }
     return kept;
   };
@@ -213,17 +247,18 @@ export function createGalleryFront(options: GalleryFrontOptions): GalleryFront {
     const page = await keptGalleryPage(key, () =>
       readGalleryPage((name, text, values) => db.query(name, text, values), query),
     );
-    let gzipped = gzippedJson.get(page);
-    if (!gzipped) {
-      gzipped = await gzip(page.json);
-      gzippedJson.set(page, gzipped);
+    let bodies = jsonBodies.get(page);
+    if (!bodies) {
+      const plain = Buffer.from(page.json);
+      bodies = { plain, gzipped: await gzip(plain) };
+      jsonBodies.set(page, bodies);
     }
     const headers = {
       ...API_HEADERS[isHttps(req) ? "https" : "http"],
       "content-type": "application/json",
       "x-request-id": requestId,
     };
-    return send(req, res, headers, page.etag, { plain: Buffer.from(page.json), gzipped });
+    return send(req, res, headers, page.etag, bodies);
   }
 
   async function answerPage(
@@ -234,9 +269,10 @@ export function createGalleryFront(options: GalleryFrontOptions): GalleryFront {
   ): Promise<number | null> {
     const params = readGalleryParams(Object.fromEntries(url.searchParams));
     const key = galleryHref(params);
-    let kept = keptHtml(key);
+    const listing = { page: params.page, sort: params.sort, words: searchWords(params.search) };
+    let kept = keptHtml(key, listing);
     if (!kept) {
-      const searching = searchWords(params.search).length > 0;
+      const searching = listing.words.length > 0;
       if (searching && !rendering.has(key) && !allowRender(options.clientAddress(req))) {
         res.writeHead(429, {
           "content-type": "text/plain; charset=utf-8",
@@ -247,7 +283,7 @@ export function createGalleryFront(options: GalleryFrontOptions): GalleryFront {
         res.end("Too many Gallery searches from this address. Try again in a minute.\n");
         return 429;
       }
-      kept = (await renderPage(key)) ?? undefined;
+      kept = (await renderPage(key, listing)) ?? undefined;
       // Not a page to keep (an error): Next answers the request itself.
       if (!kept) return null;
     }

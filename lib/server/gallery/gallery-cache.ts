@@ -109,6 +109,25 @@ export async function keptGalleryPage<T>(
   return startLoad(c, key, load);
 }
 
+/**
+ * The page under `key` read within GALLERY_CACHE_MS: the kept one when it is that fresh, else the
+ * answer of one read (shared with any read of `key` under way). For a refresh that must know
+ * whether the listing changed (the front's kept HTML).
+ */
+export async function freshGalleryPage<T>(
+  key: string,
+  load: () => Promise<T>,
+): Promise<KeptGalleryPage<T>> {
+  const c = cache();
+  const found = usable(c, key);
+  if (found?.fresh) return found.entry.page as KeptGalleryPage<T>;
+  return startLoad(c, key, load);
+}
+
+/** The ETag of the page kept under `key` (fresh or not), if any. */
+export const keptGalleryEtag = (key: string): string | null =>
+  usable(cache(), key)?.entry.page.etag ?? null;
+
 /** Whether `key` would be answered without a new database read now (kept, or being read). */
 export const galleryPageKept = (key: string): boolean => {
   const c = cache();
