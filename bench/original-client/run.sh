@@ -11,7 +11,7 @@
 #      done
 #      (cd /tmp/prunetree && git init -q && git add -A && git commit -qm e51ba87)
 # 2. Install its locked dependencies from the registry, without install scripts (sharp's downloads
-#    from GitHub; the favicon plugin that needs it is left out by webpack.heirloom.cjs):
+#    from GitHub; the favicon plugin that needs it is left out by webpack.heirloom.mjs):
 #      (cd /tmp/prunetree && npm install --no-audit --no-fund --ignore-scripts)
 # 3. Heirloom on HEIRLOOM_URL, e.g. in this checkout:
 #      PORT=3305 APP_URL=http://127.0.0.1:3305 DATABASE_URL=postgresql://…/heirloom_e2e_gscale \
@@ -31,7 +31,7 @@ if curl -s -o /dev/null "$PRUNETREE_URL/"; then
 fi
 # Its own process group, so that the dev server (npx's child) stops with it.
 setsid bash -c 'cd "$PRUNETREE_DIR" && exec npx webpack serve --mode development --config "$0"' \
-  "$here/webpack.heirloom.cjs" > "${TMPDIR:-/tmp}/prunetree-webpack.log" 2>&1 &
+  "$here/webpack.heirloom.mjs" > "${TMPDIR:-/tmp}/prunetree-webpack.log" 2>&1 &
 dev=$!
 trap 'kill -- -"$dev" 2>/dev/null || true' EXIT
 for _ in $(seq 1 300); do

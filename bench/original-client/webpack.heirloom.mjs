@@ -5,13 +5,16 @@
 // which its install downloads from GitHub). None of PruneTree's code is copied here.
 // Used by bench/original-client/run.sh:
 //   npx webpack serve --mode development --config <this file>   (cwd: PRUNETREE_DIR)
-const path = require("node:path");
+import { createRequire } from "node:module";
+import path from "node:path";
+
+const require = createRequire(import.meta.url);
 
 const dir = process.env.PRUNETREE_DIR || "/tmp/prunetree";
 const target = process.env.HEIRLOOM_URL || "http://127.0.0.1:3305";
 const config = require(path.join(dir, "webpack.config.js"));
 
-module.exports = {
+export default {
   ...config,
   context: dir,
   plugins: config.plugins.filter((plugin) => plugin.constructor.name !== "FaviconsWebpackPlugin"),
