@@ -233,6 +233,15 @@ export function describeGalleryFront(makeDb: () => FrontDb) {
       expect(kept.status).toBe(200);
       expect(json(kept)).toEqual(routed.body);
       expect(statements).toEqual([]);
+      // Requests for a search just handed over wait for what the route handler keeps.
+      const other = `frontx${Date.now().toString(36)}`;
+      const otherPath = `/api/published?page[number]=1&search=${other}`;
+      expect((await get(otherPath)).status).toBe(HANDED_TO_NEXT);
+      const waiting = Promise.all([get(otherPath), get(otherPath)]);
+      await wait(50);
+      const otherRouted = await api.get<GalleryPage>(otherPath);
+      expect((await waiting).map((r) => r.status)).toEqual([200, 200]);
+      expect(json((await waiting)[0])).toEqual(otherRouted.body);
       expect((await get("/api/published?page[number]=0")).status).toBe(HANDED_TO_NEXT);
       expect((await get("/api/published?sort=oldest")).status).toBe(HANDED_TO_NEXT);
       expect((await get("/api/published?page[number]=1", { rsc: "1" })).status).toBe(

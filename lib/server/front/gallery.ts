@@ -56,6 +56,8 @@ export const GALLERY_RENDERS_PER_ADDRESS = 60;
 const WINDOW_MS = 60_000;
 const MAX_PAGES = 1_000;
 const MAX_ADDRESSES = 100_000;
+/** How long requests for a search just handed to the route handler wait for it to be kept. */
+const HANDED_WAIT_MS = 1_000;
 /** The render's headers a kept page keeps (its CSP is replaced by a hashed one). */
 const KEPT_HEADERS = [
   "content-type",
@@ -114,6 +116,17 @@ export function createGalleryFront(options: GalleryFrontOptions): GalleryFront {
   const renders = new LRUCache<string, { count: number; until: number }>({ max: MAX_ADDRESSES });
   /** The kept JSON pages' bodies, made once per kept page. */
   const jsonBodies = new WeakMap<KeptGalleryPage<unknown>, { plain: Buffer; gzipped: Buffer }>();
+
+  /** Searches handed to the route handler lately, and when. */
+  const handedToNext = new LRUCache<string, number>({ max: MAX_PAGES });
+  /** Whether `key` is kept (or being read) before `deadline` (epoch ms). */
+  const keptWithin = async (key: string, deadline: number) => {
+    while (!galleryPageKept(key)) {
+      if (Date.now() >= deadline) return false;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    return true;
+  };
 
   /** Counts a render for the address; false when it is over its budget. */
   const allowRender = (address: string) => {
@@ -242,8 +255,17 @@ export function createGalleryFront(options: GalleryFrontOptions): GalleryFront {
     const query = readGalleryQuery(url.searchParams);
     if ("error" in query) return null;
     const key = galleryKeyOf(query);
-    // A search not kept is the route handler's: it counts it against the address's budget.
-    if (query.words.length > 0 && !galleryPageKept(key)) return null;
+    // A search not kept is the route handler's: it counts it against the address's budget. The
+    // requests for it that arrive meanwhile wait for what it keeps (a moment), instead of each
+    // going to the route handler and its budget too.
+    if (query.words.length > 0 && !galleryPageKept(key)) {
+      const handed = handedToNext.get(key);
+      if (handed === undefined || Date.now() - handed > HANDED_WAIT_MS) {
+        handedToNext.set(key, Date.now());
+        return null;
+      }
+      if (!(await keptWithin(key, handed + HANDED_WAIT_MS))) return null;
+    }
     const page = await keptGalleryPage(key, () =>
       readGalleryPage((name, text, values) => db.query(name, text, values), query),
     );
