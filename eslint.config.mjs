@@ -36,7 +36,7 @@ export const BOTH_WORLDS = [
   "lib/server/data-lock.ts",
   "lib/server/gallery/gallery-cache.ts",
   "lib/server/gallery/gallery-pages-secret.ts",
-  "lib/server/gallery/gallery-pages.ts",
+  "lib/server/gallery/gallery-read.ts",
   "lib/server/gallery/http-cache.ts",
   "lib/server/gallery/terms.ts",
   "lib/server/http/request-id.ts",

@@ -5,16 +5,18 @@
  *
  * 1. EXPLAIN (ANALYZE, BUFFERS) of each query the listing makes, cold (the cache empty), for: the
  *    first page, a common-word search, a rare Sim name search, the 50th page. The SQL is captured
- *    from lib/server/gallery/list-gallery.ts as it runs. Written to bench/results/gallery-explain.txt.
+ *    from lib/server/gallery/gallery-read.ts as it runs. Written to bench/results/gallery-explain.txt.
  * 2. The production app (`npm start`, on BENCH_GALLERY_PORT, default 3261) on that database, and a
  *    bare node:http server with the same bodies in memory (the floor), each driven by autocannon
  *    at 50 connections for BENCH_GALLERY_SECONDS (default 10) per target: p50/p99 latency, requests
  *    per second, and PostgreSQL transactions per request (pg_stat_database's xact_commit, over the
- *    run) for the app. Targets: the four API reads above and the /gallery page.
+ *    run) for the app. Targets: the four API reads above, and the same four as /gallery pages
+ *    (HTML). Both are answered in front of Next from memory (lib/server/front/gallery.ts).
  * Writes bench/results/gallery.json.
  */
 import { spawn, fork, type ChildProcess } from "node:child_process";
 import fs from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import autocannon, { type Result } from "autocannon";
 import pg from "pg";
@@ -85,37 +87,36 @@ async function listRareTree(): Promise<string> {
 }
 
 async function explainAll(targets: { name: string; query: URLSearchParams }[]) {
-  const { getDb } = await import("../../lib/server/db");
-  const { listGallery, parseGalleryQuery } = await import("../../lib/server/gallery/list-gallery");
-  const { galleryChanged } = await import("../../lib/server/gallery/gallery-cache");
-  const client = getDb();
-  const captured: { sql: string; args: unknown[] }[] = [];
-  const original = client.$queryRawUnsafe.bind(client);
-  (client as unknown as { $queryRawUnsafe: typeof original }).$queryRawUnsafe = ((
-    sql: string,
-    ...args: unknown[]
-  ) => {
-    captured.push({ sql, args });
-    return original(sql, ...args);
-  }) as typeof original;
+  const { readGalleryPage, readGalleryQuery } =
+    await import("../../lib/server/gallery/gallery-read");
   let text = "";
   const cold: Record<string, number> = {};
   for (const target of targets) {
-    galleryChanged();
-    captured.length = 0;
+    const query = readGalleryQuery(target.query);
+    if ("error" in query) throw new Error(query.error);
+    const captured: { sql: string; args: readonly unknown[] }[] = [];
     const started = performance.now();
-    await listGallery(parseGalleryQuery(target.query), null);
+    // The listing's own statements (gallery-read.ts), as the front and the route handler run them.
+    await readGalleryPage(
+      async <Row extends Record<string, unknown>>(
+        _name: string,
+        sql: string,
+        args: readonly unknown[],
+      ) => {
+        captured.push({ sql, args });
+        return (await pool.query<Row>(sql, [...args])).rows;
+      },
+      query,
+    );
     cold[target.name] = Math.round((performance.now() - started) * 10) / 10;
     for (const { sql, args } of captured) {
-      const plan = await pool.query<{ "QUERY PLAN": string }>(
-        `EXPLAIN (ANALYZE, BUFFERS) ${sql}`,
-        args,
-      );
+      const plan = await pool.query<{ "QUERY PLAN": string }>(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, [
+        ...args,
+      ]);
       text += `=== ${target.name} (?${target.query.toString()})\n${sql.trim()}\n-- parameters: ${JSON.stringify(args)}\n`;
       text += plan.rows.map((r) => r["QUERY PLAN"]).join("\n") + "\n\n";
     }
   }
-  await client.$disconnect();
   return { text, cold };
 }
 
@@ -214,7 +215,15 @@ const runs: Record<string, unknown>[] = [];
 try {
   const paths = [
     ...targets.map((t) => ({ name: t.name, path: `/api/published?${t.query.toString()}` })),
-    { name: "/gallery page (HTML)", path: "/gallery" },
+    ...targets.map((t) => {
+      const page = t.query.get("page[number]") ?? "1";
+      const search = t.query.get("search");
+      const query = new URLSearchParams({
+        ...(search ? { search } : {}),
+        ...(page !== "1" ? { page } : {}),
+      }).toString();
+      return { name: `/gallery: ${t.name} (HTML)`, path: `/gallery${query ? `?${query}` : ""}` };
+    }),
   ];
   const entries = [];
   for (const p of paths) {
@@ -238,6 +247,8 @@ try {
         path: p.path,
         app: summary(appRun),
         floor: summary(floorRun),
+        p99VsFloor:
+          Math.round((appRun.latency.p99 / Math.max(1, floorRun.latency.p99)) * 100) / 100,
         queriesPerView: Math.round((queries / Math.max(1, appRun.requests.total)) * 1e5) / 1e5,
         p99Goal: appRun.latency.p99 < 50,
         queriesGoal: queries / Math.max(1, appRun.requests.total) < 0.05,
@@ -256,6 +267,7 @@ await fs.writeFile(
   JSON.stringify(
     {
       when: new Date().toISOString(),
+      loadAverage: os.loadavg().map((n) => Math.round(n * 100) / 100),
       database: counts,
       connections: CONNECTIONS,
       secondsPerRun: SECONDS,

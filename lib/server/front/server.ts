@@ -11,7 +11,7 @@ import { pgFrontDb, pgliteFrontDb, type FrontDb } from "./front-db";
 import { getPgPool } from "./pg-pool";
 import { getPglite, processPglite } from "./pglite";
 import { createPublicPages, RENDER_HEADER, type RenderedPage } from "./public-pages";
-import { createGalleryPages } from "../gallery/gallery-pages";
+import { createGalleryFront } from "./gallery";
 import {
   existingViewCounter,
   processViewCounter,
@@ -103,16 +103,16 @@ export async function startServer(options: { dev?: boolean } = {}) {
         logger: processLogger(),
       })
     : null;
-  // The Gallery's pages from memory (ADR 028); renders through Next, so on both engines.
+  // The Gallery's listing and pages from memory (ADR 028), rendered with the public pages'
+  // renderer, on both engines.
   const galleryPages = options.dev
     ? null
-    : createGalleryPages({
-        port: env.PORT,
-        clientAddress: (req) =>
-          (env.TRUST_PROXY
-            ? String(req.headers["x-forwarded-for"] ?? "").split(",")[0]?.trim()
-            : undefined) ||
-          (req.socket.remoteAddress ?? "unknown"),
+    : createGalleryFront({
+        db: env.FAST_READS ? frontDb : null,
+        render: renderPage,
+        renderSecret,
+        clientAddress: (req) => addressOf(req) ?? "unknown",
+        logger: processLogger(),
       });
   const toNext = (req: IncomingMessage, res: ServerResponse) => {
     const socketAddress = req.socket.remoteAddress ?? "unknown";

@@ -1,9 +1,11 @@
-// The secret that marks the front server's own renders of /gallery (gallery-pages.ts), shared
+// The secret that marks the front server's own renders of /gallery (front/gallery.ts), shared
 // with the page through globalThis: the front and Next's bundle are two module graphs of one
-// process (front/process-singletons.ts). No imports, so both graphs load it alike.
+// process (front/process-singletons.ts). The front renders the Gallery as it renders public pages
+// (front/server.ts's renderPage), with the same header and secret. No imports, so both graphs
+// load it alike.
 
-/** The request header that carries the secret. */
-export const GALLERY_RENDER_HEADER = "x-heirloom-gallery-render";
+/** The request header that carries the secret (published/snapshot-url.ts's RENDER_HEADER). */
+export const GALLERY_RENDER_HEADER = "x-heirloom-render";
 
 const holder = globalThis as { __heirloomGalleryRenderSecret?: string };
 
