@@ -74,6 +74,7 @@ export default defineConfig({
           environment: "node",
           include: ["tests/pglite/**/*.test.ts"],
           globalSetup: ["tests/helpers/setup-pglite.ts"],
+          setupFiles: ["tests/helpers/pglite-file-close.ts"],
           env: { NODE_ENV: "test", DATA_DIR: path.join(root, ".data/test-pglite") },
           // One PGlite directory may be opened by one process only.
           fileParallelism: false,
