@@ -293,7 +293,11 @@ test("stored payloads run no script on the public pages", async ({ page, request
 
   // The list is paged (at most 200 entries a page, ADR 024): every page is walked, until a page
   // past the last redirects back to it, and together the pages show every Sim.
-  const chipSelector = 'section[aria-labelledby="family-tree-heading"] a[href*="?p="]';
+  // A Sim's link is ?p=<id> on the first page and ?page=N&p=<id> past it.
+  const chipSelector = [
+    'section[aria-labelledby="family-tree-heading"] a[href*="?p="]',
+    'section[aria-labelledby="family-tree-heading"] a[href*="&p="]',
+  ].join(", ");
   const shown = new Set<string>();
   const violations: string[] = [];
   for (let number = 1; number <= 50; number++) {
@@ -308,34 +312,35 @@ test("stored payloads run no script on the public pages", async ({ page, request
     await expectNoScriptRan(page);
 
     // Open every Sim's details in turn (in place, as a visitor's clicks do) and check each bio.
-    const pageViolations = await page.evaluate(async (tags) => {
-      const allowed = new Set(tags);
-      const found: string[] = [];
-      const chips = document.querySelectorAll<HTMLAnchorElement>(
-        'section[aria-labelledby="family-tree-heading"] a[href*="?p="]',
-      );
-      for (const chip of chips) {
-        const id = new URL(chip.href).searchParams.get("p");
-        chip.click();
-        const deadline = Date.now() + 5000;
-        while (document.querySelector("aside")?.getAttribute("data-person-id") !== id) {
-          if (Date.now() > deadline) {
-            found.push(`details of ${id} never opened`);
-            break;
+    const pageViolations = await page.evaluate(
+      async ({ tags, selector }) => {
+        const allowed = new Set(tags);
+        const found: string[] = [];
+        const chips = document.querySelectorAll<HTMLAnchorElement>(selector);
+        for (const chip of chips) {
+          const id = new URL(chip.href).searchParams.get("p");
+          chip.click();
+          const deadline = Date.now() + 5000;
+          while (document.querySelector("aside")?.getAttribute("data-person-id") !== id) {
+            if (Date.now() > deadline) {
+              found.push(`details of ${id} never opened`);
+              break;
+            }
+            await new Promise((resolve) => setTimeout(resolve, 5));
           }
-          await new Promise((resolve) => setTimeout(resolve, 5));
-        }
-        for (const root of document.querySelectorAll("aside [data-rich-text]")) {
-          for (const element of root.querySelectorAll("*")) {
-            if (!allowed.has(element.tagName))
-              found.push(`${id}: <${element.tagName.toLowerCase()}>`);
-            for (const attribute of element.attributes)
-              found.push(`${id}: ${element.tagName}[${attribute.name}]`);
+          for (const root of document.querySelectorAll("aside [data-rich-text]")) {
+            for (const element of root.querySelectorAll("*")) {
+              if (!allowed.has(element.tagName))
+                found.push(`${id}: <${element.tagName.toLowerCase()}>`);
+              for (const attribute of element.attributes)
+                found.push(`${id}: ${element.tagName}[${attribute.name}]`);
+            }
           }
         }
-      }
-      return found;
-    }, RICH_TEXT_TAGS);
+        return found;
+      },
+      { tags: RICH_TEXT_TAGS, selector: chipSelector },
+    );
     violations.push(...pageViolations);
   }
   expect([...shown].sort()).toEqual(people.map((person) => person._id).sort());
