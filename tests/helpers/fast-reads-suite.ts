@@ -172,6 +172,15 @@ export function describeFastReads(makeDb: () => FrontDb) {
       expect(JSON.parse(fast.body.toString())).toHaveLength(40);
     });
 
+    it("GET /api/people?tree=&fields=canvas (the editor's first load, ADR 032)", async () => {
+      const path = `/api/people?tree=${treeId}&fields=canvas`;
+      const fast = await fastServer.get(path, { authorization: `Bearer ${owner.token}` });
+      await expectSameAsRouteHandler(fast, path, owner.token);
+      const people = JSON.parse(fast.body.toString()) as Record<string, unknown>[];
+      expect(people).toHaveLength(40);
+      expect(Object.keys(people[0]!)).toEqual(["_id", "avatar", "firstName", "lastName", "links"]);
+    });
+
     it("GET /api/published/{id}, for anyone", async () => {
       const path = `/api/published/${treeId}`;
       await expectSameAsRouteHandler(await fastServer.get(path), path);
@@ -334,6 +343,11 @@ export function describeFastReads(makeDb: () => FrontDb) {
         kind: "people",
         treeId: "abc",
       });
+      expect(matchFastRead("GET", "/api/people?tree=abc&fields=canvas")).toEqual({
+        kind: "canvas",
+        treeId: "abc",
+      });
+      expect(matchFastRead("GET", "/api/people?tree=abc&fields=all")).toBeNull();
       // The public reads (public-pages.ts) answer it, from the publication's kept JSON.
       expect(matchFastRead("GET", "/api/published/abc")).toBeNull();
       expect(matchFastRead("GET", "/api/upload/100x100/cover/x.jpeg")).toEqual({
@@ -401,7 +415,11 @@ export function describeFastReads(makeDb: () => FrontDb) {
     }
 
     it("answers a repeat read from the cache, after one small query", async () => {
-      for (const path of [`/api/trees/${tree}`, `/api/people?tree=${tree}`]) {
+      for (const path of [
+        `/api/trees/${tree}`,
+        `/api/people?tree=${tree}`,
+        `/api/people?tree=${tree}&fields=canvas`,
+      ]) {
         const first = await read(path);
         expect(first.statements).toHaveLength(2);
         const again = await read(path);

@@ -25,6 +25,7 @@ import { acceptsGzip } from "./accept-encoding";
 import { BodyCache } from "./body-cache";
 import type { FrontDb } from "./front-db";
 import {
+  PEOPLE_CANVAS_JSON_FOR_SESSION_SQL,
   PEOPLE_JSON_FOR_SESSION_SQL,
   TREE_GENERATIONS_FOR_SESSION_SQL,
   TREE_JSON_FOR_SESSION_SQL,
@@ -56,6 +57,8 @@ export type FastReads = (req: IncomingMessage, res: ServerResponse) => Promise<b
 type Route =
   | { kind: "tree"; treeId: string }
   | { kind: "people"; treeId: string }
+  /** GET /api/people?tree=&fields=canvas: what the editor's canvas draws (ADR 032). */
+  | { kind: "canvas"; treeId: string }
   | { kind: "image"; size: string; name: string };
 
 interface Answer {
@@ -70,6 +73,7 @@ interface Answer {
 // Each id and image name is then checked as the route handler checks it (lib/schemas/common.ts).
 const TREE = /^\/api\/trees\/([^/]+)$/;
 const PEOPLE_QUERY = /^tree=([^&]+)$/;
+const CANVAS_QUERY = /^tree=([^&]+)&fields=canvas$/;
 const IMAGE = /^\/api\/upload\/([^/]+)\/(.+)$/;
 const SIZES: ReadonlySet<string> = new Set(IMAGE_SIZES);
 const isId = (text: string | undefined): text is string =>
@@ -97,7 +101,9 @@ export function matchFastRead(method: string | undefined, url: string | undefine
   if (isId(match?.[1])) return { kind: "tree", treeId: match[1] };
   if (pathname === "/api/people") {
     match = PEOPLE_QUERY.exec(query);
-    return isId(match?.[1]) ? { kind: "people", treeId: match[1] } : null;
+    if (isId(match?.[1])) return { kind: "people", treeId: match[1] };
+    match = CANVAS_QUERY.exec(query);
+    return isId(match?.[1]) ? { kind: "canvas", treeId: match[1] } : null;
   }
   match = IMAGE.exec(pathname);
   const [, size = "", name = ""] = match ?? [];
@@ -151,7 +157,8 @@ export function createFastReads(options: FastReadsOptions): FastReads {
     const json = { "content-type": "application/json" };
     switch (route.kind) {
       case "tree":
-      case "people": {
+      case "people":
+      case "canvas": {
         const claims = await claimsOf(req);
         if (!claims) return null;
         const key = `${route.kind}:${route.treeId}`;
@@ -180,7 +187,9 @@ export function createFastReads(options: FastReadsOptions): FastReads {
         const [name, text] =
           route.kind === "tree"
             ? ["tree_json", TREE_JSON_FOR_SESSION_SQL]
-            : ["people_json", PEOPLE_JSON_FOR_SESSION_SQL];
+            : route.kind === "people"
+              ? ["people_json", PEOPLE_JSON_FOR_SESSION_SQL]
+              : ["people_canvas_json", PEOPLE_CANVAS_JSON_FOR_SESSION_SQL];
         const { rows } = await query<{
           json: string;
           names?: string | null;
@@ -191,7 +200,7 @@ export function createFastReads(options: FastReadsOptions): FastReads {
         const row = rows[0];
         if (!row) return null;
         const cacheAs = cacheable ? { key, generation: row.generation } : undefined;
-        if (route.kind === "people") return { body: row.json, headers: json, cacheAs };
+        if (route.kind !== "tree") return { body: row.json, headers: json, cacheAs };
         return {
           // getTreeJson's answer: references carry the people's current names (issue 13)
           body: withPersonNames(row.json, row.names ?? null),

@@ -94,6 +94,11 @@ export const PEOPLE_JSON_SQL = peopleJson(OWNED_TREE);
 export const PEOPLE_JSON_FOR_SESSION_SQL = peopleJson(`${OWNED_TREE} AND ${CURRENT_SESSION}`);
 /** PEOPLE_JSON_SQL with the canvas's keys only (CANVAS_PERSON_COLUMNS). */
 export const PEOPLE_CANVAS_JSON_SQL = peopleJson(OWNED_TREE, CANVAS_PERSON_COLUMNS);
+/** PEOPLE_CANVAS_JSON_SQL for the token's live session only (the fast read in front of Next). */
+export const PEOPLE_CANVAS_JSON_FOR_SESSION_SQL = peopleJson(
+  `${OWNED_TREE} AND ${CURRENT_SESSION}`,
+  CANVAS_PERSON_COLUMNS,
+);
 
 /**
  * $1 treeId, $2 username, $3 session id, $4 account id → the generations and version of the owner's
