@@ -18,10 +18,10 @@ import zlib from "node:zlib";
 import type { Logger } from "pino";
 import { imageName, objectId } from "@/lib/schemas/common";
 import { IMAGE_SIZES } from "@/lib/schemas/upload";
-import { apiSecurityHeaders } from "@/lib/security-headers";
 import { JWT_SECRET_SETTING, verifyTokenWith } from "../auth/verify";
 import { requestIdFrom } from "../http/request-id";
 import { acceptsGzip } from "./accept-encoding";
+import { apiHeadersFor } from "./api-headers";
 import { BodyCache } from "./body-cache";
 import type { FrontDb } from "./front-db";
 import {
@@ -83,14 +83,6 @@ const SMALL_FILE_BYTES = 256 * 1024;
 /** Next compresses answers of 1 KB or more (the `compression` package's threshold). */
 const COMPRESS_FROM_BYTES = 1024;
 const gzip = promisify(zlib.gzip);
-const lowerCased = (headers: Readonly<Record<string, string>>) =>
-  Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
-/** apiSecurityHeaders with lower-case names, so an answer's own header replaces its namesake. */
-const API_HEADERS = {
-  http: lowerCased(apiSecurityHeaders(false)),
-  https: lowerCased(apiSecurityHeaders(true)),
-};
-
 /** Which fast read a request is, from its raw path and query; null for anything else. */
 export function matchFastRead(method: string | undefined, url: string | undefined): Route | null {
   if (method !== "GET" || !url?.startsWith("/api/")) return null;
@@ -232,12 +224,9 @@ export function createFastReads(options: FastReadsOptions): FastReads {
   }
 
   async function send(req: IncomingMessage, res: ServerResponse, answer: Answer, id: string) {
-    const https =
-      req.headers["x-forwarded-proto"] === "https" ||
-      Boolean((req.socket as { encrypted?: boolean }).encrypted);
     // lib/server/route.ts run(): the handler's own headers win over the API's.
     const headers: Record<string, string | number> = {
-      ...API_HEADERS[https ? "https" : "http"],
+      ...apiHeadersFor(req),
       "cache-control": "no-store",
       ...answer.headers,
       "x-request-id": id,

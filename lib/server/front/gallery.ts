@@ -17,7 +17,6 @@
 //   (gallery-pages-secret.ts) and does not count it against anyone's budget. Renders of searches
 //   are limited per address here instead (GALLERY_RENDERS_PER_ADDRESS a minute).
 // Loaded outside Next's bundle: no "server-only" module may be imported here.
-import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
@@ -25,7 +24,6 @@ import { LRUCache } from "lru-cache";
 import type { Logger } from "pino";
 // eslint-disable-next-line boundaries/dependencies -- the page's own address rules (pure, no React), so that the kept page is the one the page links to
 import { galleryHref, readGalleryParams } from "@/components/gallery/gallery-query";
-import { apiSecurityHeaders, hashedPageCsp } from "@/lib/security-headers";
 import {
   GALLERY_CACHE_MS,
   GALLERY_STALE_MS,
@@ -48,7 +46,8 @@ import { searchWords } from "../gallery/terms";
 import { requestIdFrom } from "../http/request-id";
 import { acceptsGzip } from "./accept-encoding";
 import type { FrontDb } from "./front-db";
-import { hashInlineScripts } from "./page-csp";
+import { apiHeadersFor, isHttps } from "./api-headers";
+import { keepRenderedPage } from "./page-csp";
 import { RENDER_HEADER, type RenderedPage } from "./public-pages";
 
 /** Renders of searches not kept, per client address per minute, per instance. */
@@ -58,26 +57,7 @@ const MAX_PAGES = 1_000;
 const MAX_ADDRESSES = 100_000;
 /** How long requests for a search just handed to the route handler wait for it to be kept. */
 const HANDED_WAIT_MS = 1_000;
-/** The render's headers a kept page keeps (its CSP is replaced by a hashed one). */
-const KEPT_HEADERS = [
-  "content-type",
-  "referrer-policy",
-  "x-content-type-options",
-  "permissions-policy",
-  "cross-origin-opener-policy",
-  "x-frame-options",
-  "link",
-];
 const gzip = promisify(zlib.gzip);
-const isHttps = (req: IncomingMessage) =>
-  req.headers["x-forwarded-proto"] === "https" ||
-  Boolean((req.socket as { encrypted?: boolean }).encrypted);
-const lowerCased = (headers: Readonly<Record<string, string>>) =>
-  Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
-const API_HEADERS = {
-  http: lowerCased(apiSecurityHeaders(false)),
-  https: lowerCased(apiSecurityHeaders(true)),
-};
 
 export interface GalleryFrontOptions {
   /** The data-access seam; null when the fast reads are off (Next answers the API). */
@@ -151,24 +131,9 @@ export function createGalleryFront(options: GalleryFrontOptions): GalleryFront {
     const job = (async () => {
       const rendered = await options.render(key);
       if (rendered.status !== 200) return null;
-      const headers: Record<string, string> = {};
-      for (const name of KEPT_HEADERS) {
-        const value = rendered.headers[name];
-        if (typeof value === "string") headers[name] = value;
-      }
       // The same page for every reader carries no nonce: its inline scripts go by hash (ADR 024).
-      const { html, scriptHashes } = hashInlineScripts(rendered.body.toString("utf8"));
-      headers["content-security-policy"] = hashedPageCsp(scriptHashes, false);
-      const plain = Buffer.from(html);
-      const kept: KeptHtml = {
-        etag: `"${createHash("sha256").update(plain).digest("base64url").slice(0, 27)}"`,
-        plain,
-        gzipped: await gzip(plain, { level: 9 }),
-        headers,
-        generation,
-        madeAt,
-        listingEtag,
-      };
+      const { plain, gzipped, etag, headers } = await keepRenderedPage(rendered, false);
+      const kept: KeptHtml = { etag, plain, gzipped, headers, generation, madeAt, listingEtag };
       if (galleryGeneration() === generation) pages.set(key, kept);
       return kept;
     })().finally(() => {
@@ -276,7 +241,7 @@ export function createGalleryFront(options: GalleryFrontOptions): GalleryFront {
       jsonBodies.set(page, bodies);
     }
     const headers = {
-      ...API_HEADERS[isHttps(req) ? "https" : "http"],
+      ...apiHeadersFor(req),
       "content-type": "application/json",
       "x-request-id": requestId,
     };

@@ -17,19 +17,18 @@
 // Anything else, or anything this module cannot answer with a 200, a 302 or a 304, is handed to
 // Next untouched: a tree that is not published gets Next's 404 page and the route handler's 404.
 // Loaded outside Next's bundle: no "server-only" module may be imported here.
-import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
 import { LRUCache } from "lru-cache";
 import type { Logger } from "pino";
 import { objectId } from "@/lib/schemas/common";
-import { apiSecurityHeaders, hashedPageCsp } from "@/lib/security-headers";
 import { requestIdFrom } from "../http/request-id";
 import { acceptsGzip } from "./accept-encoding";
 import { BodyCache } from "./body-cache";
 import type { FrontDb } from "./front-db";
-import { hashInlineScripts } from "./page-csp";
+import { apiHeadersFor, isHttps } from "./api-headers";
+import { keepRenderedPage, type RenderedPage } from "./page-csp";
 import type { ProcessViewCounter } from "./process-singletons";
 import {
   LIST_PAGES_META,
@@ -48,11 +47,7 @@ export const CHECK_MS = 1_000;
 export const MAX_LIST_PAGE = 9_999;
 
 /** Next's render of a page, as the front receives it. */
-export interface RenderedPage {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Buffer;
-}
+export type { RenderedPage };
 
 export interface PublicPagesOptions {
   /** The data-access seam: PostgreSQL's pool or the process's PGlite. */
@@ -133,27 +128,6 @@ const SNAPSHOT = /^\/api\/published\/([^/]+)\/snapshot\/([^/]+)$/;
 const PUBLISHED = /^\/api\/published\/([^/]+)$/;
 const LIST_PAGE_PARAM = /(?:^|&)page=([1-9][0-9]{0,3})(?:&|$)/;
 const LIST_PAGES = new RegExp(`<meta name="${LIST_PAGES_META}" content="([0-9]{1,4})"`);
-/** The render's headers a kept page keeps (its CSP is replaced by a hashed one). */
-const KEPT_HEADERS = [
-  "content-type",
-  "referrer-policy",
-  "x-content-type-options",
-  "permissions-policy",
-  "cross-origin-opener-policy",
-  "x-frame-options",
-  "link",
-];
-const gzip = promisify(zlib.gzip);
-const isHttps = (req: IncomingMessage) =>
-  req.headers["x-forwarded-proto"] === "https" ||
-  Boolean((req.socket as { encrypted?: boolean }).encrypted);
-const lowerCased = (headers: Readonly<Record<string, string>>) =>
-  Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
-const API_HEADERS = {
-  http: lowerCased(apiSecurityHeaders(false)),
-  https: lowerCased(apiSecurityHeaders(true)),
-};
-
 /** The path Next renders a kept page at. */
 export function pagePath(treeId: string, page: PageKey): string {
   if (page === "canvas") return `/public/${treeId}`;
@@ -278,24 +252,9 @@ export function createPublicPages(options: PublicPagesOptions): PublicPages {
   async function renderPage(treeId: string, page: PageKey, version: number): Promise<Page | null> {
     const rendered = await oneRenderAtATime(() => options.render(pagePath(treeId, page)));
     if (rendered.status !== 200) return null;
-    const headers: Record<string, string> = {};
-    for (const name of KEPT_HEADERS) {
-      const value = rendered.headers[name];
-      if (typeof value === "string") headers[name] = value;
-    }
-    const { html, scriptHashes } = hashInlineScripts(rendered.body.toString("utf8"));
-    headers["content-security-policy"] = hashedPageCsp(scriptHashes, true);
-    const plain = Buffer.from(html);
+    const { html, plain, gzipped, etag, headers } = await keepRenderedPage(rendered, true);
     const count = page === "canvas" ? null : Number(LIST_PAGES.exec(html)?.[1] ?? 1);
-    const hash = createHash("sha256").update(plain).digest("base64url").slice(0, 27);
-    return {
-      version,
-      etag: `"${hash}"`,
-      plain,
-      gzipped: await gzip(plain, { level: 9 }),
-      headers,
-      listPages: count,
-    };
+    return { version, etag, plain, gzipped, headers, listPages: count };
   }
 
   async function keptPage(treeId: string, page: PageKey, version: number): Promise<Page | null> {
@@ -413,7 +372,7 @@ export function createPublicPages(options: PublicPagesOptions): PublicPages {
 
   function securityHeaders(req: IncomingMessage, requestId: string) {
     return {
-      ...API_HEADERS[isHttps(req) ? "https" : "http"],
+      ...apiHeadersFor(req),
       "content-type": "application/json",
       "x-request-id": requestId,
     };
