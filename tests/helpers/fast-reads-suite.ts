@@ -22,6 +22,7 @@ import { createPublicPages } from "@/lib/server/front/public-pages";
 import { ViewCounter } from "@/lib/server/published/view-counter";
 import { getStorage } from "@/lib/server/storage";
 import { variantKey } from "@/lib/server/uploads/delete-upload-files";
+import { type Raw, rawRequest } from "./raw-http";
 import { api, call } from "./api";
 import { type TestUser, buildLegacy, createTree, createUser, insertPeople } from "./factories";
 import { makePng } from "./upload-fixtures";
@@ -31,12 +32,6 @@ export function describeFastReads(makeDb: () => FrontDb) {
   let frontDb: FrontDb;
 
   const HANDED_TO_NEXT = 599;
-
-  interface Raw {
-    status: number;
-    headers: http.IncomingHttpHeaders;
-    body: Buffer;
-  }
 
   type Get = (path: string, headers?: Record<string, string>, method?: string) => Promise<Raw>;
 
@@ -83,28 +78,7 @@ export function describeFastReads(makeDb: () => FrontDb) {
     );
   }
 
-  function rawGet(
-    port: number,
-    path: string,
-    headers: Record<string, string> = {},
-    method = "GET",
-  ): Promise<Raw> {
-    return new Promise((resolve, reject) => {
-      const req = http.request({ host: "127.0.0.1", port, path, method, headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            headers: res.headers,
-            body: Buffer.concat(chunks),
-          }),
-        );
-      });
-      req.on("error", reject);
-      req.end();
-    });
-  }
+  const rawGet = rawRequest;
 
   const TRANSPORT = new Set(["date", "connection", "keep-alive", "content-length", "x-request-id"]);
 

@@ -22,16 +22,11 @@ import { isGalleryRender } from "@/lib/server/gallery/gallery-pages-secret";
 import { GALLERY_CACHE_CONTROL } from "@/lib/server/gallery/http-cache";
 import { setGalleryHidden } from "@/lib/server/gallery/hide-tree";
 import { api } from "./api";
+import { type Raw, rawRequest } from "./raw-http";
 import { createTree, createUser, type TestUser } from "./factories";
 
 const HANDED_TO_NEXT = 599;
 const RENDER_SECRET = "gallery-render-secret-for-tests";
-
-interface Raw {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  body: Buffer;
-}
 
 const json = (raw: Raw) => JSON.parse(raw.body.toString("utf8")) as GalleryPage;
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -74,23 +69,8 @@ export function describeGalleryFront(makeDb: () => FrontDb) {
     };
   }
 
-  function get(path: string, headers: Record<string, string> = {}): Promise<Raw> {
-    return new Promise((resolve, reject) => {
-      const req = http.request({ host: "127.0.0.1", port, path, headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            headers: res.headers,
-            body: Buffer.concat(chunks),
-          }),
-        );
-      });
-      req.on("error", reject);
-      req.end();
-    });
-  }
+  const get = (path: string, headers: Record<string, string> = {}) =>
+    rawRequest(port, path, headers);
 
   /** Publishes a new tree titled `title`, listed in the Gallery. */
   async function listTree(title: string) {

@@ -31,16 +31,11 @@ import {
   ViewCounter,
 } from "@/lib/server/published/view-counter";
 import { api } from "./api";
+import { rawRequest } from "./raw-http";
 import { type TestUser, buildLegacy, createTree, createUser, insertPeople } from "./factories";
 
 const HANDED_TO_NEXT = 599;
 const RENDER_SECRET = "render-secret-for-tests";
-
-interface Raw {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  body: Buffer;
-}
 
 /** The public pages on one engine: `makeDb` answers its data-access seam (front-db.ts). */
 export function describePublicPages(makeDb: () => FrontDb) {
@@ -108,26 +103,8 @@ export function describePublicPages(makeDb: () => FrontDb) {
     );
   }
 
-  function get(path: string, headers: Record<string, string> = {}, method = "GET"): Promise<Raw> {
-    return new Promise((resolve, reject) => {
-      const req = http.request(
-        { host: "127.0.0.1", port: front.port, path, method, headers },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on("data", (chunk: Buffer) => chunks.push(chunk));
-          res.on("end", () =>
-            resolve({
-              status: res.statusCode ?? 0,
-              headers: res.headers,
-              body: Buffer.concat(chunks),
-            }),
-          );
-        },
-      );
-      req.on("error", reject);
-      req.end();
-    });
-  }
+  const get = (path: string, headers: Record<string, string> = {}, method = "GET") =>
+    rawRequest(front.port, path, headers, method);
 
   const viewCountOf = async (treeId: string) =>
     (await db.publishedTree.findUniqueOrThrow({ where: { treeId } })).viewCount;

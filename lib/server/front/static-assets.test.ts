@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rawRequest } from "@/tests/helpers/raw-http";
 import { createStaticAssets } from "./static-assets";
 
 const HANDED_ON = 599;
@@ -13,28 +14,8 @@ let dir: string;
 let server: http.Server;
 let port: number;
 
-function get(urlPath: string, headers: Record<string, string> = {}, method = "GET") {
-  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>(
-    (resolve, reject) => {
-      const req = http.request(
-        { host: "127.0.0.1", port, path: urlPath, method, headers },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on("data", (chunk: Buffer) => chunks.push(chunk));
-          res.on("end", () =>
-            resolve({
-              status: res.statusCode ?? 0,
-              headers: res.headers,
-              body: Buffer.concat(chunks),
-            }),
-          );
-        },
-      );
-      req.on("error", reject);
-      req.end();
-    },
-  );
-}
+const get = (urlPath: string, headers: Record<string, string> = {}, method = "GET") =>
+  rawRequest(port, urlPath, headers, method);
 
 beforeAll(async () => {
   dir = await fs.mkdtemp(path.join(os.tmpdir(), "heirloom-static-"));
