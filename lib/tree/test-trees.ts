@@ -48,3 +48,18 @@ export function deepFreeze<T>(value: T): T {
   }
   return value;
 }
+
+/** A full binary tree of empty nodes, `generations` deep (2^generations − 1 nodes). */
+export function fullBinaryTree(generations: number): TreeNode {
+  const root = emptyNode();
+  let level = [root];
+  for (let g = 1; g < generations; g++) {
+    const next: TreeNode[] = [];
+    for (const node of level) {
+      node.children = [emptyNode(), emptyNode()];
+      next.push(...node.children);
+    }
+    level = next;
+  }
+  return root;
+}

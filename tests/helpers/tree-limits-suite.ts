@@ -10,6 +10,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { TREE_LIMITS, type TreeNode } from "@/lib/schemas/tree";
 import { db } from "@/lib/server/db";
 import { emptyNode } from "@/lib/tree/empty-node";
+import { fullBinaryTree } from "@/lib/tree/test-trees";
 import { api, detailOf } from "./api";
 import { structureSaves, treePath } from "./tree-saves";
 import { type TestUser, createTree, createUser, insertPeople } from "./factories";
@@ -110,23 +111,10 @@ export function describeTreeLimits(engine: string): void {
     it("finding 2: [copy, remove] pairs on a 32,767-node tree stop when the patch's work passes its budget", async () => {
       const tree = await createTree(owner.token);
       // a full binary tree of 15 generations: /data/children/0 holds 16,383 nodes
-      const full = (generations: number): TreeNode => {
-        const root = emptyNode();
-        let level = [root];
-        for (let g = 1; g < generations; g++) {
-          const next: TreeNode[] = [];
-          for (const node of level) {
-            node.children = [emptyNode(), emptyNode()];
-            next.push(...node.children);
-          }
-          level = next;
-        }
-        return root;
-      };
       // stored directly (a whole save of it is tested elsewhere), as version 2
       await db.$executeRawUnsafe(
         `UPDATE "Tree" SET "data" = $1::jsonb, "version" = 2 WHERE "id" = $2`,
-        JSON.stringify(full(15)),
+        JSON.stringify(fullBinaryTree(15)),
         tree._id,
       );
       const before = await stored(tree._id);

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { JsonPatchOperation, TreeNode } from "@/lib/schemas/tree";
 import { emptyNode } from "@/lib/tree/empty-node";
 import { ApiError } from "@/lib/server/http/errors";
+import { fullBinaryTree } from "@/lib/tree/test-trees";
 import { applyTreePatch } from "./apply-tree-patch";
 import { cloneStructure, measureStructure } from "./structure-size";
 
@@ -26,20 +27,6 @@ function legacy(count: number, branching = 3): TreeNode {
     if (i > 0) all[Math.floor((i - 1) / branching)]!.children.push(all[i]!);
   }
   return all[0]!;
-}
-
-function full(generations: number): TreeNode {
-  const root = emptyNode();
-  let level = [root];
-  for (let g = 1; g < generations; g++) {
-    const next: TreeNode[] = [];
-    for (const node of level) {
-      node.children = [emptyNode(), emptyNode()];
-      next.push(...node.children);
-    }
-    level = next;
-  }
-  return root;
 }
 
 const apply = (root: TreeNode, operations: JsonPatchOperation[]) =>
@@ -107,7 +94,7 @@ describe("applyTreePatch", () => {
     ]).flat();
     let error: unknown;
     try {
-      apply(full(15), pairs);
+      apply(fullBinaryTree(15), pairs);
     } catch (caught) {
       error = caught;
     }
