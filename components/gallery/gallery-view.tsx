@@ -3,7 +3,7 @@ import { GALLERY_LIMITS } from "@/lib/schemas/published";
 import { PageHeader } from "@/components/ui/card";
 import { cx, focusRing } from "@/components/ui/class-names";
 import { GalleryTile } from "./gallery-tile";
-import { galleryHref, type GalleryPageParams } from "./gallery-query";
+import { galleryHref, type GalleryPageParams } from "@/lib/gallery-query";
 
 const SORT_LABELS = { newest: "Newest", views: "Most viewed" } as const;
 

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { GalleryView } from "@/components/gallery/gallery-view";
-import { galleryHref, readGalleryParams } from "@/components/gallery/gallery-query";
+import { galleryHref, readGalleryParams } from "@/lib/gallery-query";
 import { getEnv } from "@/lib/env";
 import { GALLERY_LIMITS } from "@/lib/schemas/published";
 import { ApiError } from "@/lib/server/http/errors";

@@ -22,8 +22,7 @@ import { promisify } from "node:util";
 import zlib from "node:zlib";
 import { LRUCache } from "lru-cache";
 import type { Logger } from "pino";
-// eslint-disable-next-line boundaries/dependencies -- the page's own address rules (pure, no React), so that the kept page is the one the page links to
-import { galleryHref, readGalleryParams } from "@/components/gallery/gallery-query";
+import { galleryHref, readGalleryParams } from "@/lib/gallery-query";
 import {
   GALLERY_CACHE_MS,
   GALLERY_STALE_MS,
