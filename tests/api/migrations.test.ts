@@ -46,6 +46,7 @@ const EXPECTED_TABLES = [
   "Session",
   "Setting",
   "Tree",
+  "TreeChunk",
   "Upload",
   "User",
   "_prisma_migrations",

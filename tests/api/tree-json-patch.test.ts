@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { TREE_PATCH_LIMITS, type Tree, type TreeNode, treeData } from "@/lib/schemas/tree";
 import { emptyNode } from "@/lib/tree/empty-node";
 import { db } from "@/lib/server/db";
+import { readTreeData } from "@/lib/server/trees/read-tree-data";
 import { forgetStructure, heldVersion } from "@/lib/server/trees/structure-cache";
 import { detailOf } from "../helpers/api";
 import { structureSaves } from "../helpers/tree-saves";
@@ -28,8 +29,8 @@ beforeAll(async () => {
 
 const { sendPatch, sendWhole } = structureSaves(() => owner.token);
 
-const storedData = async (treeId: string) =>
-  (await db.tree.findUniqueOrThrow({ where: { id: treeId }, select: { data: true } })).data;
+/** The whole stored structure, its chunks put in place (ADR 037). */
+const storedData = (treeId: string) => readTreeData(db, treeId);
 
 /** Every node of a structure, root first, with a way back to it. */
 function nodesOf(root: TreeNode): TreeNode[] {

@@ -9,6 +9,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { TREE_LIMITS, type TreeNode } from "@/lib/schemas/tree";
 import { db } from "@/lib/server/db";
+import { readTreeData } from "@/lib/server/trees/read-tree-data";
 import { emptyNode } from "@/lib/tree/empty-node";
 import { fullBinaryTree } from "@/lib/tree/test-trees";
 import { api, detailOf } from "./api";
@@ -33,8 +34,11 @@ export function describeTreeLimits(engine: string): void {
     });
 
     const { sendPatch, sendWhole } = structureSaves(() => owner.token);
-    const stored = async (treeId: string) =>
-      db.tree.findUniqueOrThrow({ where: { id: treeId }, select: { data: true, version: true } });
+    /** The stored version and whole structure, its chunks put in place (ADR 037). */
+    const stored = async (treeId: string) => ({
+      ...(await db.tree.findUniqueOrThrow({ where: { id: treeId }, select: { version: true } })),
+      data: await readTreeData(db, treeId),
+    });
 
     /** Finding 1's node: one person, 100 partner rows of 100 references, 100 parents, 100 adoptive. */
     const crowdedNode = (person: string) => {

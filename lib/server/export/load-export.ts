@@ -1,7 +1,8 @@
 import "server-only";
 import { objectId } from "@/lib/schemas/common";
-import { db } from "@/lib/server/db";
+import { Prisma, db } from "@/lib/server/db";
 import { notFound } from "@/lib/server/http/errors";
+import { treeDataText } from "@/lib/server/sql/tree-data";
 import { TREE_NOT_FOUND } from "@/lib/server/trees/get-tree";
 import type { ExportInput } from "@/lib/server/workers/tasks";
 
@@ -24,7 +25,7 @@ export async function loadTreeForExport(ownerId: string, treeId: string): Promis
   >`
     SELECT t."title", t."cover",
       json_build_object('_id', t."id", 'title', t."title", 'description', t."description",
-        'cover', t."cover", 'data', t."data", 'version', t."version", 'heirs', t."heirs")::text AS "tree",
+        'cover', t."cover", 'data', ${Prisma.raw(treeDataText("t"))}::json, 'version', t."version", 'heirs', t."heirs")::text AS "tree",
       (SELECT COALESCE(json_agg(json_build_object('_id', p."id", 'tree', p."treeId",
           'avatar', p."avatar", 'firstName', p."firstName", 'lastName', p."lastName",
           'bio', p."bio", 'traits', p."traits", 'aspirations', p."aspirations",

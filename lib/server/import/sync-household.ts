@@ -8,6 +8,7 @@ import { TREE_CONFLICT } from "@/lib/server/trees/save-tree-data";
 import { TREE_TX_OPTIONS, lockTreeOrThrow } from "@/lib/server/trees/lock-tree";
 import { treeEtag } from "@/lib/server/trees/etag";
 import { runInWorker } from "@/lib/server/workers/pool";
+import { readTreeText } from "@/lib/server/trees/read-tree-data";
 import { writeTreeData } from "@/lib/server/trees/write-tree-data";
 import { describeZodError } from "@/lib/validation-message";
 import { clipPerson } from "./clip";
@@ -67,9 +68,7 @@ export async function syncHousehold(
         ETag: treeEtag(current.version, current.detailsVersion),
       });
     }
-    const rows = await tx.$queryRaw<{ data: string }[]>`
-      SELECT "data"::text AS "data" FROM "Tree" WHERE "id" = ${treeId}`;
-    const stored = treeData.parse(JSON.parse(rows[0]?.data ?? "null"));
+    const stored = treeData.parse(JSON.parse((await readTreeText(tx, treeId)) ?? "null"));
     const people = await tx.person.findMany({
       where: { treeId, gameId: { in: file.people.flatMap((p) => (p.gameId ? [p.gameId] : [])) } },
       select: {

@@ -3,6 +3,7 @@ import type { PersonRef, TreeNode } from "@/lib/schemas/tree";
 import { db } from "@/lib/server/db";
 import { notFound } from "@/lib/server/http/errors";
 import { TREE_TX_OPTIONS, lockTreeOrThrow } from "@/lib/server/trees/lock-tree";
+import { readTreeData } from "@/lib/server/trees/read-tree-data";
 import { writeTreeData } from "@/lib/server/trees/write-tree-data";
 import { PERSON_NOT_FOUND, ownedPerson } from "./serialize";
 
@@ -58,9 +59,9 @@ export async function deletePerson(
     if (count === 0) throw notFound(PERSON_NOT_FOUND);
     const tree = await tx.tree.findUniqueOrThrow({
       where: { id: person.treeId },
-      select: { id: true, data: true, version: true },
+      select: { id: true, version: true },
     });
-    const data = tree.data as unknown as TreeNode;
+    const data = (await readTreeData(tx, tree.id))!;
     if (!scrubPerson(data, personId)) return { tree: { _id: tree.id, version: tree.version } };
     return { tree: { _id: tree.id, version: await writeTreeData(tx, tree.id, data) } };
   }, TREE_TX_OPTIONS);

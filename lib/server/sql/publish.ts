@@ -4,6 +4,8 @@
 // must match serializePerson in lib/server/people/serialize.ts; tests/api/published.test.ts
 // compares the two. Loaded by the seed outside Next's bundle: no "server-only" here.
 
+import { treeDataJsonb } from "./tree-data";
+
 /** The columns a published copy fills, in the order of PUBLISHED_COPY_COLUMNS and then the dates. */
 export const INSERT_PUBLISHED_TREE = `
   INSERT INTO "PublishedTree" ("treeId", "ownerId", "tree", "people", "title", "description",
@@ -17,7 +19,7 @@ export const INSERT_PUBLISHED_TREE = `
 export const PUBLISHED_COPY_COLUMNS = `
   t."id", t."ownerId",
   jsonb_build_object(
-    'title', t."title", 'description', t."description", 'cover', t."cover", 'data', t."data",
+    'title', t."title", 'description', t."description", 'cover', t."cover", 'data', ${treeDataJsonb("t")},
     'heirs', t."heirs"
   ),
   COALESCE((
@@ -39,7 +41,7 @@ export const PUBLISHED_COPY_COLUMNS = `
   t."title", t."description", t."cover",
   (SELECT count(*) FROM "Person" p WHERE p."treeId" = t."id")::int,
   (WITH RECURSIVE level(node, depth) AS (
-    SELECT t."data", 1
+    SELECT ${treeDataJsonb("t")}, 1
     UNION ALL
     SELECT c.value, level.depth + 1
     FROM level, jsonb_array_elements(

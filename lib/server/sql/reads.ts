@@ -3,6 +3,8 @@
 // fast read path in lib/server/fast-reads.ts (through pg). Keeping one copy keeps their answers
 // byte for byte the same; tests/api/fast-reads.test.ts compares them.
 
+import { treeDataText } from "./tree-data";
+
 /**
  * $1 session id, $2 username, $3 account id (a token's sid, username and aid) → the signed-in user,
  * or no row when the session was revoked or the account deleted (ADR 003). One statement, two
@@ -34,13 +36,18 @@ const CURRENT_SESSION = `EXISTS (
  */
 export const TREE_BODY_GENERATION = `(t."treeGeneration" + t."peopleGeneration")`;
 
+/**
+ * The tree's row as row_to_json wrote it (keys without spaces, each value as json writes it), its
+ * structure put together from its chunks (ADR 037) and written as jsonb writes it, as before.
+ */
 const treeJson = (where: string) => `
-  SELECT (
-    SELECT row_to_json(r)::text FROM (
-      SELECT t."id" AS "_id", t."title", t."description", t."cover", t."data", t."version",
-        t."heirs"
-    ) r
-  ) AS "json", (
+  SELECT '{"_id":' || to_json(t."id")::text
+    || ',"title":' || to_json(t."title")::text
+    || ',"description":' || to_json(t."description")::text
+    || ',"cover":' || COALESCE(to_json(t."cover")::text, 'null')
+    || ',"data":' || ${treeDataText("t")}
+    || ',"version":' || t."version"::text
+    || ',"heirs":' || t."heirs"::text || '}' AS "json", (
     SELECT json_object_agg(p."id", json_build_array(p."firstName", p."lastName"))::text
     FROM "Person" p WHERE p."treeId" = t."id"
   ) AS "names", t."version", t."detailsVersion",

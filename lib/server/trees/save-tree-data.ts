@@ -12,9 +12,9 @@ import { applyTreePatch } from "./apply-tree-patch";
 import { TREE_TX_OPTIONS, lockTreeOrThrow } from "./lock-tree";
 import { treeEtag } from "./serialize";
 import { type HeldStructure, holdStructure, takeStructure } from "./structure-cache";
-import { forgetNodeJson, structureJson } from "./structure-json";
+import { type ChunkedWrite, chunkedWrite, forgetNodeJson, readStoredParts } from "./structure-json";
 import { type StructureSize, measureStructure } from "./structure-size";
-import { writeTreeJson } from "./write-tree-data";
+import { writeChunks } from "./write-tree-data";
 
 export const TREE_CONFLICT =
   "This tree was changed somewhere else (another tab or device). Reload to get the latest version.";
@@ -63,11 +63,11 @@ export interface SavedStructure {
   etag: string;
 }
 
-/** A new structure, ready to store: its one serialization and the person ids to check. */
+/** A new structure, ready to store: what its save writes and the person ids to check. */
 interface BuiltStructure {
   data: TreeNode;
   size: StructureSize;
-  json: string;
+  write: ChunkedWrite;
   /** The ids that must name people of the tree (all of them for a whole body). */
   peopleToCheck: string[];
 }
@@ -97,18 +97,24 @@ async function saveStructure(
     }
     built = await build(tx, current.version);
     await assertPeopleInTree(tx, treeId, built.peopleToCheck);
-    const version = await writeTreeJson(tx, treeId, built.json);
+    const version = await writeChunks(tx, treeId, built.write);
     return { saved: { _id: treeId, version }, etag: treeEtag(version, current.detailsVersion) };
   }, TREE_TX_OPTIONS);
   if (built) {
-    holdStructure(treeId, { version: result.saved.version, data: built.data, size: built.size });
+    built.write.commit();
+    holdStructure(treeId, {
+      version: result.saved.version,
+      data: built.data,
+      size: built.size,
+      chunks: built.write.state,
+    });
   }
   return result;
 }
 
 /** Refuses a structure whose stored form passes the byte limit (and is larger than `stored`). */
-function assertStoredBytes(json: string, stored = 0): void {
-  if (json.length > Math.max(TREE_LIMITS.maxBytes, stored)) {
+function assertStoredBytes(bytes: number, stored = 0): void {
+  if (bytes > Math.max(TREE_LIMITS.maxBytes, stored)) {
     throw new ApiError(422, LIMIT_TEXT.bytes);
   }
 }
@@ -128,9 +134,10 @@ export function saveTreeData(
     ownerId,
     treeId,
     () => {
-      // texts kept per node, so that the next patch of this structure serializes only its path
-      const json = structureJson(data);
-      assertStoredBytes(json);
+      // texts kept per node, so that the next patch of this structure serializes only its path;
+      // a new set of chunks, the stored ones deleted
+      const write = chunkedWrite(data, null);
+      assertStoredBytes(write.bytes);
       const ids = new Set<string>();
       const size = measureStructure(data, (node) => {
         if (node.person) ids.add(node.person._id);
@@ -138,7 +145,7 @@ export function saveTreeData(
         for (const p of node.parents) ids.add(p._id);
         for (const p of node.adoptiveParents) ids.add(p._id);
       });
-      return { data, size, json, peopleToCheck: [...ids] };
+      return { data, size, write, peopleToCheck: [...ids] };
     },
     expectedVersion,
   );
@@ -161,10 +168,18 @@ async function storedStructure(
 ): Promise<HeldStructure> {
   const held = takeStructure(treeId, version);
   if (held) return held;
-  const rows = await tx.$queryRaw<{ data: string }[]>`
-    SELECT "data"::text AS "data" FROM "Tree" WHERE "id" = ${treeId}`;
-  const data = JSON.parse(rows[0]?.data ?? "null") as TreeNode;
-  return { version, data, size: measureStructure(data) };
+  // the row's top and its chunks, each parsed apart: the chunks keep their keys (ADR 037)
+  const rows = await tx.$queryRaw<{ key: number | null; text: string }[]>`
+    SELECT NULL::int AS "key", "data"::text AS "text" FROM "Tree" WHERE "id" = ${treeId}
+    UNION ALL
+    SELECT "key", "data"::text FROM "TreeChunk" WHERE "treeId" = ${treeId}`;
+  const root = rows.find((row) => row.key === null);
+  if (!root) throw new Error(`Tree ${treeId} vanished while it was locked`);
+  const { data, state } = readStoredParts({
+    root: root.text,
+    chunks: rows.flatMap((row) => (row.key === null ? [] : [{ key: row.key, text: row.text }])),
+  });
+  return { version, data, size: measureStructure(data), chunks: state };
 }
 
 /**
@@ -188,13 +203,14 @@ export function patchTreeData(
       const stored = await storedStructure(tx, treeId, version);
       // every node a path walks through may change: its text is made again, the others' kept
       const applied = applyTreePatch(stored.data, stored.size, operations, forgetNodeJson);
-      const json = structureJson(applied.data);
-      assertStoredBytes(json, stored.size.bytes);
+      // the chunks whose text changed; chunks of nodes the patch took out are dropped
+      const write = chunkedWrite(applied.data, stored.chunks);
+      assertStoredBytes(write.bytes, stored.size.bytes);
       return {
         data: applied.data,
         // the depth bound stays what was stored: every insert was checked against it
-        size: { ...stored.size, ...applied.totals, bytes: json.length },
-        json,
+        size: { ...stored.size, ...applied.totals, bytes: write.bytes },
+        write,
         peopleToCheck: [...applied.newIds],
       };
     },

@@ -1,10 +1,10 @@
 import "server-only";
 import { objectId } from "@/lib/schemas/common";
-import type { TreeNode } from "@/lib/schemas/tree";
 import { db } from "@/lib/server/db";
 import { ApiError, notFound } from "@/lib/server/http/errors";
 import { buildKinship } from "@/lib/tree/placements";
 import { TREE_NOT_FOUND } from "./get-tree";
+import { readTreeData } from "./read-tree-data";
 
 /** The heirs as stored: a JSON array of ids (anything else reads as none). */
 export function heirsOf(value: unknown): string[] {
@@ -35,11 +35,11 @@ export async function setTreeHeirs(
   if (!objectId.safeParse(treeId).success) throw notFound(TREE_NOT_FOUND);
   const row = await db.tree.findFirst({
     where: { id: treeId, ownerId, deletedAt: null },
-    select: { data: true },
+    select: { id: true },
   });
   if (!row) throw notFound(TREE_NOT_FOUND);
   // validated by treeData before it was stored
-  const kin = buildKinship(row.data as unknown as TreeNode);
+  const kin = buildKinship((await readTreeData(db, treeId))!);
   const byGeneration = new Map<number, string>();
   for (const id of heirs) {
     const generation = kin.generation.get(id);

@@ -1,6 +1,7 @@
 import "server-only";
 import { LRUCache } from "lru-cache";
 import type { TreeNode } from "@/lib/schemas/tree";
+import type { ChunkState } from "./structure-json";
 import type { StructureSize } from "./structure-size";
 
 /** A tree's structure as committed at `version`, parsed and measured (issue 23, ADR 020). */
@@ -8,6 +9,8 @@ export interface HeldStructure {
   version: number;
   data: TreeNode;
   size: StructureSize;
+  /** Its chunks as stored (ADR 037). */
+  chunks: ChunkState;
 }
 
 /**
