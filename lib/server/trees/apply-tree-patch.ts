@@ -33,6 +33,8 @@ import {
 // validated structure: every value is checked against the schema of the place it goes to before
 // it goes there, and every op is counted (nodes, references, bytes, depth, work) before it runs,
 // so no op can build what the limits refuse, and what the patch did not touch is never walked.
+// Every change in place is logged with how to take it back, so a refused patch leaves the
+// structure exactly as it was (issue 22): undoing costs what the patch did, not the tree's size.
 
 /** What lives at a place in the structure. */
 type Kind =
@@ -138,6 +140,8 @@ class PatchRun {
   private work = 0;
   private index = 0;
   private operation: JsonPatchOperation | undefined;
+  /** How to take back each change made in place so far, oldest first. */
+  private readonly undo: (() => void)[] = [];
   readonly newIds = new Set<string>();
   readonly doc: { data: TreeNode };
   readonly totals: StructureTotals;
@@ -160,11 +164,28 @@ class PatchRun {
     };
   }
 
+  /** Applies `operations` in order; on any error takes back every change, newest first, and throws it. */
   run(operations: readonly JsonPatchOperation[]): void {
-    operations.forEach((operation, index) => {
-      this.index = index;
-      this.operation = operation;
-      this.apply(operation);
+    try {
+      operations.forEach((operation, index) => {
+        this.index = index;
+        this.operation = operation;
+        this.apply(operation);
+      });
+    } catch (error) {
+      for (let undo = this.undo.pop(); undo; undo = this.undo.pop()) undo();
+      throw error;
+    }
+  }
+
+  /** Sets a field, logging how to put back what it held (or that it held nothing). */
+  private setField(container: Record<string, unknown>, key: string, value: unknown): void {
+    const had = Object.hasOwn(container, key);
+    const old = container[key];
+    container[key] = value;
+    this.undo.push(() => {
+      if (had) container[key] = old;
+      else delete container[key];
     });
   }
 
@@ -500,13 +521,27 @@ class PatchRun {
     if (next.references > this.bounds.references) this.overLimit(LIMIT_TEXT.references);
     if (next.bytes > this.bounds.bytes) this.overLimit(LIMIT_TEXT.bytes);
     const value = produce();
-    if (slot.container === this.doc) this.doc.data = value as TreeNode;
-    else if (Array.isArray(slot.container)) {
+    if (slot.container === this.doc) {
+      const old = this.doc.data;
+      this.doc.data = value as TreeNode;
+      this.undo.push(() => {
+        this.doc.data = old;
+      });
+    } else if (Array.isArray(slot.container)) {
       const list = slot.container;
-      if (slot.key === "-") list.push(value);
-      else if (inserting) list.splice(slot.key as number, 0, value);
-      else list[slot.key as number] = value;
-    } else slot.container[slot.key as string] = value;
+      if (inserting) {
+        const index = slot.key === "-" ? list.length : (slot.key as number);
+        list.splice(index, 0, value);
+        this.undo.push(() => list.splice(index, 1));
+      } else {
+        const index = slot.key as number;
+        const old = list[index];
+        list[index] = value;
+        this.undo.push(() => {
+          list[index] = old;
+        });
+      }
+    } else this.setField(slot.container, slot.key as string, value);
     Object.assign(this.totals, next);
   }
 
@@ -517,14 +552,18 @@ class PatchRun {
     const size = this.sizeAt(slot);
     const value = slot.value;
     if (Array.isArray(slot.container)) {
-      slot.container.splice(slot.key as number, 1);
-      const comma = slot.container.length > 0 ? 1 : 0;
+      const list = slot.container;
+      const index = slot.key as number;
+      const [removed] = list.splice(index, 1);
+      this.undo.push(() => list.splice(index, 0, removed));
+      const comma = list.length > 0 ? 1 : 0;
       this.totals.bytes -= size.bytes + comma;
     } else {
       const fallback = DEFAULTS[slot.key as string];
       if (!fallback) this.fail("a person reference cannot lose its _id");
       const empty = fallback();
-      slot.container[slot.key as string] = empty;
+      // logged before it is measured: the measure is charged, and may end the patch
+      this.setField(slot.container, slot.key as string, empty);
       this.totals.bytes += this.sizeOf(slot.kind, empty, false).bytes - size.bytes;
     }
     this.totals.nodes -= size.nodes;
@@ -561,12 +600,20 @@ class PatchRun {
 
 /**
  * Applies validated RFC 6902 operations to a tree's validated structure `root` (changed in
- * place: pass a copy you may lose) of size `stored`, op by op, each checked and counted before it
- * runs. Answers the new structure, its totals and the person ids the patch's values brought in.
+ * place when the patch applies; as it was when it is refused, below) of size `stored`, op by op,
+ * each checked and counted before it runs. Answers the new structure, its totals and the person ids the patch's values brought in.
  * An op that cannot apply is 422 naming it; the first op past a limit is 422 naming the limit; a
  * value the schema refuses is 400 with its path, as in a whole save. `touch` is told of every
  * node a path walks through, before its op changes anything (the nodes whose own fields or
  * lists an op can change: what it did not walk through it did not change).
+ *
+ * All or nothing: when it throws (any error: a limit, a path not in the tree, a failed `test`, a
+ * move into its own child, a value the schema refuses), every change the patch made in place has
+ * been taken back, newest first, so every object and list reachable from `root` is as it was
+ * before the call, the same node objects in the same places, and `root` may be kept for the next
+ * patch as it is. Taking back costs what the patch did (an undo log), not the size of the tree.
+ * `touch` may have been told of nodes along the paths before the error: for `forgetNodeJson` that
+ * is harmless (those nodes' texts are made again; every text kept still matches its node).
  */
 export function applyTreePatch(
   root: TreeNode,
