@@ -124,7 +124,10 @@ function moveOf(
   const without = structuredClone(root);
   takeOut(without, from);
   const targets = pointersOf(without);
-  return { from, path: `${targets[edit.to % targets.length]!}/children/-` };
+  const path = `${targets[edit.to % targets.length]!}/children/-`;
+  // RFC 6902 (4.4) refuses a path that `from` is a prefix of, even where the removal would make
+  // it name another node: such a move is sent as the diff instead
+  return path.startsWith(`${from}/`) ? null : { from, path };
 }
 
 /** The structure after one edit, changed as the editor's reducers change it: by copies. */
@@ -194,7 +197,8 @@ describe("PATCH /api/trees/{id} with a JSON Patch", () => {
       ) as TreeNode;
     const [toB, toC] = mapped as [Map<string, string>, Map<string, string>];
 
-    let current: TreeNode = buildLegacy(peopleA, { nodes: 12, branching: 2, partnerRows: 1 });
+    // some 30 kB: stored in chunks (ADR 037), so that the patch writes some of them
+    let current: TreeNode = buildLegacy(peopleA, { nodes: 50, branching: 2, partnerRows: 1 });
     expect((await sendWhole(trees[0]._id, current)).status).toBe(200);
     expect((await sendWhole(trees[1]._id, inTree(toB, current))).status).toBe(200);
     expect((await sendWhole(trees[2]._id, inTree(toC, current))).status).toBe(200);
@@ -287,6 +291,30 @@ describe("PATCH /api/trees/{id} with a JSON Patch", () => {
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ _id: tree._id, version: 2 });
     expect(((await storedData(tree._id)) as unknown as TreeNode).hidden).toBe(true);
+  });
+
+  it("keeps the structure it holds through a refused patch: the applier takes its ops back", async () => {
+    const tree = await createTree(owner.token);
+    const added = await sendPatch(tree._id, [{ op: "add", path: "/data/children/-", value: {} }], '"1"');
+    expect(added.status).toBe(200);
+    expect(heldVersion(tree._id)).toBe(2);
+    const refused = await sendPatch(
+      tree._id,
+      [
+        { op: "add", path: "/data/children/-", value: {} },
+        { op: "replace", path: "/data/hidden", value: true },
+        { op: "test", path: "/data/children/0/hidden", value: true },
+      ],
+      '"2"',
+    );
+    expect(refused.status).toBe(422);
+    // still held, and still the stored version: the next patch starts from it
+    expect(heldVersion(tree._id)).toBe(2);
+    const next = await sendPatch(tree._id, [{ op: "add", path: "/data/children/-", value: {} }], '"2"');
+    expect(next.status).toBe(200);
+    const data = (await storedData(tree._id))!;
+    expect(data.hidden).toBe(false);
+    expect(data.children).toHaveLength(2);
   });
 
   describe("refuses hostile and broken patches, storing nothing", () => {

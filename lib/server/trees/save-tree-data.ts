@@ -156,10 +156,9 @@ export function saveTreeData(
  * version (no read, no parse), otherwise read, parsed and measured. Stored structures were
  * validated against the schema when written (saves, patches, imports, syncs), and every read of
  * a tree serves them as stored, so the schema does not run again here: on a 32,768-node tree it
- * cost 250-630 ms of the request thread, paid again by every patch after a refused one (a refused
- * patch leaves the held structure half applied, so the next one reads it again). The limits are
+ * cost 250-630 ms of the request thread. The limits are
  * not checked either: a tree stored over a limit before it existed must stay patchable, to be
- * trimmed.
+ * trimmed. A patch the applier refuses leaves the held structure as it was, and gives it back.
  */
 async function storedStructure(
   tx: Prisma.TransactionClient,
@@ -202,7 +201,15 @@ export function patchTreeData(
     async (tx, version) => {
       const stored = await storedStructure(tx, treeId, version);
       // every node a path walks through may change: its text is made again, the others' kept
-      const applied = applyTreePatch(stored.data, stored.size, operations, forgetNodeJson);
+      let applied: ReturnType<typeof applyTreePatch>;
+      try {
+        applied = applyTreePatch(stored.data, stored.size, operations, forgetNodeJson);
+      } catch (error) {
+        // a refused patch took back what it did (applyTreePatch): the structure is still the
+        // stored one, and the next patch needs no read and parse of it
+        holdStructure(treeId, stored);
+        throw error;
+      }
       // the chunks whose text changed; chunks of nodes the patch took out are dropped
       const write = chunkedWrite(applied.data, stored.chunks);
       assertStoredBytes(write.bytes, stored.size.bytes);
