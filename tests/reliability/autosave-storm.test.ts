@@ -1,6 +1,8 @@
 // Autosave storm: many editors save the same and different trees at once against the production
 // server on PostgreSQL, each with If-Match of the version it last saw and a re-read on 409.
-// Nothing may fail on the server's side, and each tree must end as its last accepted save.
+// Nothing may fail on the server's side, and each tree must end as its last accepted save. Twice:
+// with JSON Patches, as Heirloom's editor saves (issue 23's goal is this storm's p99), and with
+// whole {data} bodies, as the original Plum Tree client saves.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import {
   type Answer,
@@ -24,7 +26,8 @@ import {
   removeTempDirs,
   tempDir,
 } from "./support/server";
-import { buildTree, saveBody, variantOf } from "./support/trees";
+import { JSON_PATCH_TYPE } from "@/lib/schemas/tree";
+import { buildTree, saveBody, variantOf, variantPatch } from "./support/trees";
 
 const SIZES = LONG
   ? { sharedTrees: 15, clientsPerSharedTree: 4, privateTrees: 40, seconds: 60 }
@@ -100,8 +103,15 @@ async function setUpTrees(): Promise<StormTree[]> {
   return trees;
 }
 
+type SaveForm = "patch" | "whole";
+
 /** One editor: save, and on 409 re-read the tree, until the storm is over. */
-async function runClient(tree: StormTree, deadline: number, outcomes: Outcome[]): Promise<void> {
+async function runClient(
+  form: SaveForm,
+  tree: StormTree,
+  deadline: number,
+  outcomes: Outcome[],
+): Promise<void> {
   const record = (kind: Outcome["kind"], answer: Answer) =>
     outcomes.push({
       kind,
@@ -112,29 +122,49 @@ async function runClient(tree: StormTree, deadline: number, outcomes: Outcome[])
   const read = await getTree(server.url, tree.token, tree.id);
   record("reread", read);
   let seen = read.body?.version ?? 0;
+  // the variant the client holds at version `seen`, which its next patch starts from
+  let held = read.body ? (variantOf(read.body.data) ?? 0) : 0;
   while (Date.now() < deadline) {
     const variant = tree.nextVariant++;
-    const body = saveBody(buildTree(tree.people, NODES, variant));
-    const answer = await saveTree(server.url, tree.token, tree.id, body, seen);
+    const answer =
+      form === "patch"
+        ? await saveTree(
+            server.url,
+            tree.token,
+            tree.id,
+            JSON.stringify(variantPatch(held, variant)),
+            seen,
+            JSON_PATCH_TYPE,
+          )
+        : await saveTree(
+            server.url,
+            tree.token,
+            tree.id,
+            saveBody(buildTree(tree.people, NODES, variant)),
+            seen,
+          );
     record("save", answer);
     if (answer.status === 200) {
       const version = (answer.body as { version: number }).version;
       tree.accepted.push({ variant, ifMatch: seen, version });
       seen = version;
-    } else if (answer.status === 409) {
-      const reread = await getTree(server.url, tree.token, tree.id);
-      record("reread", reread);
-      if (reread.status === 200 && reread.body) seen = reread.body.version;
+      held = variant;
     } else {
-      // recorded above; a client that got no answer starts again from a fresh read
+      // 409 (or recorded above as unexpected): start again from a fresh read
       const reread = await getTree(server.url, tree.token, tree.id);
       record("reread", reread);
-      if (reread.status === 200 && reread.body) seen = reread.body.version;
+      if (reread.status === 200 && reread.body) {
+        seen = reread.body.version;
+        held = variantOf(reread.body.data) ?? held;
+      }
     }
   }
 }
 
-describe(`autosave storm (${MODE}: ${CLIENTS} clients for ${SIZES.seconds} s)`, () => {
+describe.each<[SaveForm, string]>([
+  ["patch", "autosaveStorm"],
+  ["whole", "autosaveStormWhole"],
+])(`autosave storm of %s saves (${MODE}: ${CLIENTS} clients for ${SIZES.seconds} s)`, (form, figuresName) => {
   test("every save answers 200 or 409, and each tree ends as its last accepted save", async () => {
     const trees = await setUpTrees();
     const shared = trees.slice(0, SIZES.sharedTrees);
@@ -147,12 +177,13 @@ describe(`autosave storm (${MODE}: ${CLIENTS} clients for ${SIZES.seconds} s)`, 
     const outcomes: Outcome[] = [];
     const started = performance.now();
     const deadline = Date.now() + SIZES.seconds * 1_000;
-    await Promise.all(clientsTrees.map((tree) => runClient(tree, deadline, outcomes)));
+    await Promise.all(clientsTrees.map((tree) => runClient(form, tree, deadline, outcomes)));
     const elapsedSeconds = (performance.now() - started) / 1_000;
 
     const saves = outcomes.filter((o) => o.kind === "save");
     const unexpected = outcomes.filter((o) => o.status !== 200 && o.status !== 409);
     const figures = {
+      saveForm: form,
       clients: CLIENTS,
       trees: trees.length,
       sharedTrees: SIZES.sharedTrees,
@@ -186,7 +217,7 @@ describe(`autosave storm (${MODE}: ${CLIENTS} clients for ${SIZES.seconds} s)`, 
       count5xx: outcomes.filter((o) => o.status >= 500).length,
       unexpected: unexpected.length,
     };
-    reportFigures("autosaveStorm", figures);
+    reportFigures(figuresName, figures);
 
     expect(unexpected.slice(0, 5), "answers other than 200 and 409").toEqual([]);
     expect(figures.ok200).toBeGreaterThan(trees.length);

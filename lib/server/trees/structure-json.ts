@@ -18,11 +18,11 @@ import type { TreeNode } from "@/lib/schemas/tree";
 // version) takes its texts and keys with it.
 
 /** A child whose subtree's own text (its chunks below apart) reaches this becomes a chunk. */
-export const CHUNK_MIN_BYTES = 16 * 1024;
+export const CHUNK_MIN_BYTES = 8 * 1024;
 /** A node whose text passes this even so (many small children) puts its largest children in chunks… */
-export const CHUNK_MAX_BYTES = 64 * 1024;
+export const CHUNK_MAX_BYTES = 24 * 1024;
 /** …those of at least this many bytes: a smaller one is not worth a row of its own. */
-export const CHUNK_SPLIT_BYTES = 512;
+export const CHUNK_SPLIT_BYTES = 128;
 
 export interface ChunkSizes {
   minBytes: number;

@@ -24,8 +24,10 @@ END $$;
 
 -- The whole structure of a tree as JSON text, in jsonb's text form, exactly as "data"::text was
 -- before chunks: its row's "data" when it has no chunks, otherwise the text of "data" and its
--- chunks joined in one pass. Each text is cut at its placeholders; a piece is numbered by its
--- path (odd: text, even: the chunk put in that place), and the pieces joined in path order.
+-- chunks joined in one pass. Each text is cut at its placeholders' openings (a plain string
+-- search: a regular expression took twice as long); a piece after the first starts with the key
+-- and the placeholder's closing brace. A piece is numbered by its path (odd: text, even: the chunk
+-- put in that place), and the pieces are joined in path order.
 CREATE FUNCTION heirloom_tree_text(tree_id TEXT, root JSONB) RETURNS TEXT
 LANGUAGE sql STABLE PARALLEL SAFE AS $fn$
   SELECT CASE
@@ -36,13 +38,15 @@ LANGUAGE sql STABLE PARALLEL SAFE AS $fn$
         UNION ALL
         SELECT p."path" || s."n", s."kind", s."body"
         FROM piece p
+        CROSS JOIN LATERAL string_to_table(p."body", '{"$chunk": ') WITH ORDINALITY AS t("part", "o")
         CROSS JOIN LATERAL (
-          SELECT (2 * t."o" - 1)::int AS "n", 't' AS "kind", t."body"
-          FROM regexp_split_to_table(p."body", '\{"\$chunk": \d+\}') WITH ORDINALITY AS t("body", "o")
+          SELECT (2 * t."o" - 1)::int AS "n", 't' AS "kind",
+            CASE WHEN t."o" = 1 THEN t."part" ELSE substr(t."part", strpos(t."part", '}') + 1) END AS "body"
           UNION ALL
-          SELECT (2 * m."o")::int, 'c', c."data"::text
-          FROM regexp_matches(p."body", '\{"\$chunk": (\d+)\}', 'g') WITH ORDINALITY AS m("key", "o")
-          JOIN "TreeChunk" c ON c."treeId" = tree_id AND c."key" = m."key"[1]::int
+          SELECT (2 * t."o" - 2)::int, 'c', c."data"::text
+          FROM "TreeChunk" c
+          WHERE t."o" > 1 AND c."treeId" = tree_id
+            AND c."key" = left(t."part", strpos(t."part", '}') - 1)::int
         ) s
         WHERE p."kind" = 'c'
       )

@@ -152,11 +152,15 @@ export async function saveTree(
   treeId: string,
   body: string,
   ifMatch: number | undefined,
+  contentType?: string,
 ) {
   return request<{ _id: string; version: number }>(base, "PATCH", `/api/trees/${treeId}`, {
     token,
     body,
-    headers: ifMatch === undefined ? {} : { "if-match": `"${ifMatch}"` },
+    headers: {
+      ...(ifMatch === undefined ? {} : { "if-match": `"${ifMatch}"` }),
+      ...(contentType ? { "content-type": contentType } : {}),
+    },
   });
 }
 

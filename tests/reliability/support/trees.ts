@@ -55,3 +55,23 @@ export function variantOf(data: unknown): number | undefined {
 
 /** The body of a structure save. */
 export const saveBody = (data: TreeNode) => JSON.stringify({ data });
+
+/** The JSON Pointer of node `i` (breadth first, three children each) of buildTree's structure. */
+function nodePointer(i: number): string {
+  let path = "";
+  for (let at = i; at > 0; at = Math.floor((at - 1) / 3)) path = `/children/${(at - 1) % 3}${path}`;
+  return `/data${path}`;
+}
+
+/**
+ * The JSON Patch that turns buildTree's variant `from` into its variant `to`, as the editor's
+ * autosave sends an edit: a replace of each `hidden` flag that differs.
+ */
+export function variantPatch(from: number, to: number): { op: "replace"; path: string; value: boolean }[] {
+  const ops: { op: "replace"; path: string; value: boolean }[] = [];
+  for (let i = 0; i < VARIANT_BITS; i++) {
+    const bit = (variant: number) => Math.floor(variant / 2 ** i) % 2 === 1;
+    if (bit(from) !== bit(to)) ops.push({ op: "replace", path: `${nodePointer(i)}/hidden`, value: bit(to) });
+  }
+  return ops;
+}
