@@ -73,7 +73,7 @@ async function ensureAutosaveTrees(pool: pg.Pool, count: number, meta: SeedMeta)
     await insertChunk(pool, chunk);
   }
   const all = await pool.query<{ id: string; ownerId: string; data: string }>(
-    `SELECT "id", "ownerId", "data"::text AS "data" FROM "Tree"
+    `SELECT "id", "ownerId", heirloom_tree_text("id", "data") AS "data" FROM "Tree"
      WHERE "title" LIKE $1 AND "deletedAt" IS NULL ORDER BY "title" LIMIT $2`,
     [`${AUTOSAVE_TITLE} %`, count],
   );

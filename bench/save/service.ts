@@ -77,7 +77,7 @@ async function main() {
   const { db } = await import("@/lib/server/db");
   const { patchTreeData, saveTreeData } = await import("@/lib/server/trees/save-tree-data");
   const { lockTreeOrThrow, TREE_TX_OPTIONS } = await import("@/lib/server/trees/lock-tree");
-  const { writeTreeData } = await import("@/lib/server/trees/write-tree-data");
+  const { readTreeData } = await import("@/lib/server/trees/read-tree-data");
   const { importFile } = await import("@/lib/server/import/import-file");
   const { treeData } = await import("@/lib/schemas/tree");
   const jsonPatch = (await import("fast-json-patch")).default;
@@ -91,8 +91,9 @@ async function main() {
     return db.$transaction(async (tx) => {
       const current = await lockTreeOrThrow(tx, ownerId, treeId);
       if (current.version !== expected) throw new Error("409");
+      // the whole structure (its chunks put in place, ADR 037)
       const rows = await tx.$queryRaw<{ data: string }[]>`
-        SELECT "data"::text AS "data" FROM "Tree" WHERE "id" = ${treeId}`;
+        SELECT heirloom_tree_text("id", "data") AS "data" FROM "Tree" WHERE "id" = ${treeId}`;
       const document = { data: JSON.parse(rows[0]!.data) as unknown };
       jsonPatch.applyPatch(document, operations as never, true, true, true);
       const data = treeData.parse(document.data);
@@ -109,7 +110,13 @@ async function main() {
       await tx.$queryRaw`
         SELECT ref."id" FROM unnest(${list}::text[]) WITH ORDINALITY AS ref("id", "position")
         WHERE NOT EXISTS (SELECT 1 FROM "Person" p WHERE p."id" = ref."id" AND p."treeId" = ${treeId})`;
-      return writeTreeData(tx, treeId, data);
+      // as the code before issue 23 stored it: one value, rewritten whole
+      await tx.$executeRaw`DELETE FROM "TreeChunk" WHERE "treeId" = ${treeId}`;
+      const written = await tx.$queryRaw<{ version: number }[]>`
+        UPDATE "Tree" SET "data" = ${JSON.stringify(data)}::jsonb, "version" = "version" + 1,
+          "updatedAt" = CURRENT_TIMESTAMP
+        WHERE "id" = ${treeId} RETURNING "version"`;
+      return written[0]!.version;
     }, TREE_TX_OPTIONS);
   }
 
@@ -151,12 +158,9 @@ async function main() {
   const shapes: Record<string, unknown>[] = [];
   for (const shape of ["genealogy", "deep", "wide"] as const) {
     const treeId = shape === "genealogy" ? await seedGenealogy() : await seedLegacy(shape);
-    const row = await db.tree.findUniqueOrThrow({
-      where: { id: treeId },
-      select: { version: true, data: true },
-    });
+    const row = await db.tree.findUniqueOrThrow({ where: { id: treeId }, select: { version: true } });
     let version = row.version;
-    const nodes = JSON.stringify(row.data).split('"parentType"').length - 1;
+    const nodes = JSON.stringify(await readTreeData(db, treeId)).split('"parentType"').length - 1;
     const times = { before: [] as number[], after: [] as number[], whole: [] as number[] };
     const add = [{ op: "add" as const, path: "/data/children/-", value: {} }];
     // one warm-up of each, so the after path holds the structure as an editor's second save does
@@ -169,11 +173,7 @@ async function main() {
         version = (await patchTreeData(ownerId, treeId, add, version)).saved.version;
       } else {
         // the whole body as the server receives it: parsed from the text, then the schema
-        const current = await db.tree.findUniqueOrThrow({
-          where: { id: treeId },
-          select: { data: true },
-        });
-        const text = JSON.stringify({ data: current.data });
+        const text = JSON.stringify({ data: await readTreeData(db, treeId) });
         const begun = performance.now();
         const data = treeData.parse((JSON.parse(text) as { data: unknown }).data);
         version = (await saveTreeData(ownerId, treeId, data, version)).saved.version;
