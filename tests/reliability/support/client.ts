@@ -28,7 +28,7 @@ export async function request<T = unknown>(
   let body: string | undefined;
   if (options.body !== undefined) {
     body = typeof options.body === "string" ? options.body : JSON.stringify(options.body);
-    headers["content-type"] = "application/json";
+    headers["content-type"] ??= "application/json";
   }
   const started = performance.now();
   try {
