@@ -77,6 +77,7 @@ interface Answer {
 const TREE = /^\/api\/trees\/([^/]+)$/;
 const PEOPLE_QUERY = /^tree=([^&]+)$/;
 const CANVAS_QUERY = /^tree=([^&]+)&fields=canvas$/;
+const FIELDS = /(^|&)fields(=|&|$)/;
 const IMAGE = /^\/api\/upload\/([^/]+)\/(.+)$/;
 const SIZES: ReadonlySet<string> = new Set(IMAGE_SIZES);
 const isId = (text: string | undefined): text is string =>
@@ -101,8 +102,9 @@ export function matchFastRead(method: string | undefined, url: string | undefine
   const query = queryAt === -1 ? "" : url.slice(queryAt + 1);
   let match = TREE.exec(pathname);
   if (isId(match?.[1])) {
-    if (query === "") return { kind: "tree", treeId: match[1] };
-    return query === "fields=canvas" ? { kind: "treeCanvas", treeId: match[1] } : null;
+    if (query === "fields=canvas") return { kind: "treeCanvas", treeId: match[1] };
+    // the route handler reads `fields` alone (any other value is its 400) and ignores the rest
+    return FIELDS.test(query) ? null : { kind: "tree", treeId: match[1] };
   }
   if (pathname === "/api/people") {
     match = PEOPLE_QUERY.exec(query);
