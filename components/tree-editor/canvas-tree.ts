@@ -34,13 +34,13 @@ export function fromCanvasTree(answer: CanvasTree): { tree: Tree; people: Person
     if (!person) throw new Error(`The tree refers to person ${ref} of ${people.length}`);
     return { _id: person._id };
   };
-  // The answer's references are typed PersonRef; they are CanvasRefs, and position 0 is falsy
-  // (so not mapPersonRefs, which maps a truthy person only). In place, without recursion (an
-  // imported tree may be hundreds of generations deep).
-  const refs = (list: PersonRef[]) => list.map((ref) => toRef(ref as CanvasRef));
+  // The answer's references are typed PersonRef but are CanvasRefs, and position 0 is falsy (so
+  // not mapPersonRefs, which maps a truthy person only). In place, without recursion (an imported
+  // tree may be hundreds of generations deep).
+  const refs = (list: PersonRef[]) => list.map(toRef);
   const stack: TreeNode[] = [tree.data];
   for (let node = stack.pop(); node; node = stack.pop()) {
-    if (node.person !== null) node.person = toRef(node.person as CanvasRef);
+    if (node.person !== null) node.person = toRef(node.person);
     for (const row of node.partners) row.people = refs(row.people);
     node.parents = refs(node.parents);
     node.adoptiveParents = refs(node.adoptiveParents);
