@@ -1,22 +1,27 @@
 /**
  * `npx tsx bench/editor/first-load.ts` (part of `npm run bench:editor`'s figures, issue 23): the
- * bytes and time of the editor's first load of a 10,000-Sim legacy, before and after ADR 032, in
- * one run against one server. Before: the two requests the editor made until now, GET
- * /api/trees/{id} and GET /api/people?tree={id} (every person whole: the original client's read,
- * which still answers the same). After: GET /api/trees/{id} and GET
- * /api/people?tree={id}&fields=canvas. The two are alternated LOADS times, each once with gzip
- * (what a browser gets) and once without; figures are medians. Writes
- * bench/results/editor-first-load.json.
+ * bytes and time of the editor's first load of a 10,000-Sim legacy, in one run against one server.
+ * Before (the issue's): GET /api/trees/{id} (references with names) and GET /api/people?tree={id}
+ * (every person whole), the original client's reads, which still answer the same. ADR 032: GET
+ * /api/trees/{id} and GET /api/people?tree={id}&fields=canvas. After (ADR 038): GET
+ * /api/trees/{id}?fields=canvas alone, the tree with its canvas people and references by
+ * position. They are alternated LOADS times, each with gzip (what a browser gets) from the front's
+ * cache, without gzip (never cached), and with gzip after a rename (fresh, as after an edit);
+ * figures are medians. Writes bench/results/editor-first-load.json.
  *
- * The server: BENCH_BASE_URL if given, else the e2e server on E2E_PORT if it answers, else one
- * started here (bench/support/chromium.ts).
+ * The server: BENCH_BASE_URL if given, else the e2e server on E2E_PORT (default 3304) if it
+ * answers, else one started there (bench/support/chromium.ts).
  */
 import fs from "node:fs/promises";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
+import type { Person } from "@/lib/schemas/person";
+import type { Tree } from "@/lib/schemas/tree";
+import { type CanvasTree, fromCanvasTree } from "@/components/tree-editor/canvas-tree";
+import { mapPersonRefs } from "@/lib/tree/reducers";
 import { generateLegacy } from "./generate";
-import { ensureServer, seed, setSeedBase, signUp } from "./seed";
+import { call, ensureServer, seed, setSeedBase, signUp } from "./seed";
 import { median, positiveInt, round } from "./stats";
 
 const SIMS = positiveInt(process.env.BENCH_FIRST_LOAD_SIMS, 10_000, "BENCH_FIRST_LOAD_SIMS");
@@ -25,6 +30,32 @@ const port = Number(process.env.E2E_PORT ?? 3304);
 const baseURL = process.env.BENCH_BASE_URL ?? `http://127.0.0.1:${port}`;
 const root = path.resolve(import.meta.dirname, "../..");
 setSeedBase(baseURL);
+
+/**
+ * gzip: as a browser reads (the front keeps each answer gzipped until the tree or its people
+ * change); identity: uncompressed, never from that cache; gzip fresh: gzip, each load after a
+ * rename of one Sim, as the first load after an edit.
+ */
+const MODES = ["gzip", "identity", "gzip fresh"] as const;
+
+/** A person's editable fields, for a PUT that changes only what the caller overrides. */
+const fieldsOf = ({
+  firstName,
+  lastName,
+  bio,
+  traits,
+  aspirations,
+  lifeStates,
+  custom,
+}: Person) => ({
+  firstName,
+  lastName,
+  bio,
+  traits,
+  aspirations,
+  lifeStates,
+  custom,
+});
 
 /** One GET, read to the end: wire bytes (as sent, compressed or not) and milliseconds. */
 function get(url: string, token: string, gzip: boolean): Promise<{ bytes: number; ms: number }> {
@@ -64,6 +95,32 @@ async function load(urls: string[], token: string, gzip: boolean) {
   };
 }
 
+/**
+ * The after answer, as the editor reads it (fromCanvasTree), holds the very structure and people
+ * of the before answers: the same references, the same names, avatars and links.
+ */
+async function sameLoad(id: string, token: string) {
+  const named = await call<Tree>("GET", `/api/trees/${id}`, undefined, token);
+  const whole = await call<Person[]>("GET", `/api/people?tree=${id}`, undefined, token);
+  const canvas = await call<CanvasTree>("GET", `/api/trees/${id}?fields=canvas`, undefined, token);
+  const { tree, people } = fromCanvasTree(canvas);
+  // (mapPersonRefs also writes both structures' keys in one order)
+  const bare = mapPersonRefs(named.data, ({ _id }) => ({ _id }));
+  const read = mapPersonRefs(tree.data, (ref) => ref);
+  const drawn = (list: Person[]) =>
+    list.map(({ _id, avatar, firstName, lastName, links }) => ({
+      _id,
+      avatar,
+      firstName,
+      lastName,
+      links,
+    }));
+  const same =
+    JSON.stringify({ ...named, data: bare }) === JSON.stringify({ ...tree, data: read }) &&
+    JSON.stringify(drawn(whole)) === JSON.stringify(drawn(people));
+  if (!same) throw new Error("GET /api/trees/{id}?fields=canvas does not hold the before answers");
+}
+
 async function main() {
   const server = await ensureServer(baseURL, port, "heirloom_bench_editor");
   try {
@@ -74,20 +131,29 @@ async function main() {
     const id = seeded.treeId;
     const variants = {
       before: [`/api/trees/${id}`, `/api/people?tree=${id}`],
-      after: [`/api/trees/${id}`, `/api/people?tree=${id}&fields=canvas`],
+      adr032: [`/api/trees/${id}`, `/api/people?tree=${id}&fields=canvas`],
+      after: [`/api/trees/${id}?fields=canvas`],
     } as const;
+    await sameLoad(id, token);
+    const sim = seeded.people[0]!;
+    const rename = (firstName: string) =>
+      call("PUT", `/api/people/${sim._id}`, { ...fieldsOf(sim), firstName }, token);
     type Sample = Awaited<ReturnType<typeof load>>;
     const samples: Record<string, Sample[]> = {};
-    // one warm-up of each, then alternated, so both see the same server and caches
+    // one warm-up of each, then alternated, so all see the same server and caches
     for (const gzip of [true, false]) {
       for (const urls of Object.values(variants)) await load([...urls], token, gzip);
     }
-    for (let i = 0; i < LOADS; i += 1) {
-      for (const gzip of [true, false]) {
-        const order = i % 2 === 0 ? (["before", "after"] as const) : (["after", "before"] as const);
+    // the fresh loads last: each one's rename would leave the others' cached answers stale
+    for (const mode of MODES) {
+      for (let i = 0; i < LOADS; i += 1) {
+        const gzip = mode !== "identity";
+        const names = Object.keys(variants) as (keyof typeof variants)[];
+        const order = i % 2 === 0 ? names : names.toReversed();
         for (const name of order) {
-          const key = `${name} ${gzip ? "gzip" : "identity"}`;
-          (samples[key] ??= []).push(await load([...variants[name]], token, gzip));
+          // a rename (untimed) makes every answer new: none is served from the front's cache
+          if (mode === "gzip fresh") await rename(`Fresh ${i} ${name}`);
+          (samples[`${name} ${mode}`] ??= []).push(await load([...variants[name]], token, gzip));
         }
       }
     }
@@ -96,24 +162,25 @@ async function main() {
         key,
         {
           bytes: median(list.map((s) => s.bytes)),
-          treeBytes: median(list.map((s) => s.perRequest[0]!)),
-          peopleBytes: median(list.map((s) => s.perRequest[1]!)),
+          perRequestBytes: list[0]!.perRequest.map((_, at) =>
+            median(list.map((s) => s.perRequest[at]!)),
+          ),
           medianMs: round(median(list.map((s) => s.ms))),
           perRunMs: list.map((s) => round(s.ms)),
         },
       ]),
     );
-    const ratio = (encoding: string) => ({
-      bytes: round(figures[`after ${encoding}`]!.bytes / figures[`before ${encoding}`]!.bytes, 3),
+    const ratio = (encoding: string, name = "after") => ({
+      bytes: round(figures[`${name} ${encoding}`]!.bytes / figures[`before ${encoding}`]!.bytes, 3),
       time: round(
-        figures[`after ${encoding}`]!.medianMs / figures[`before ${encoding}`]!.medianMs,
+        figures[`${name} ${encoding}`]!.medianMs / figures[`before ${encoding}`]!.medianMs,
         3,
       ),
     });
     const result = {
       bench: "bench/editor/first-load.ts",
       description:
-        "the editor's first load (its two API reads) of a legacy, before (whole people) and after (fields=canvas, ADR 032), alternated in one run against one server; bytes as on the wire, time until both answers were read",
+        "the editor's first load (its API reads, in parallel) of a legacy: before (the issue's: the tree with names in its references, whole people), adr032 (the same tree, fields=canvas people) and after (ADR 038: GET /api/trees/{id}?fields=canvas alone, its canvas people in it and references by position), alternated in one run against one server; modes: gzip (from the front's cache), identity (uncompressed, never cached), gzip fresh (each load after a rename of one Sim, so never cached); bytes as on the wire, time until every answer was read",
       when: new Date().toISOString(),
       machine: { cpus: os.cpus().length, loadAverage: os.loadavg().map((v) => round(v, 2)) },
       baseURL,
@@ -121,7 +188,8 @@ async function main() {
       loads: LOADS,
       goal: "after at most half of before, in bytes and in time",
       figures,
-      afterOverBefore: { gzip: ratio("gzip"), identity: ratio("identity") },
+      afterOverBefore: Object.fromEntries(MODES.map((mode) => [mode, ratio(mode)])),
+      adr032OverBefore: Object.fromEntries(MODES.map((mode) => [mode, ratio(mode, "adr032")])),
     };
     await fs.mkdir(path.join(root, "bench/results"), { recursive: true });
     await fs.writeFile(

@@ -1,7 +1,7 @@
 import vm from "node:vm";
 import { describe, expect, it, vi } from "vitest";
 import { EARLY_LOAD_MAX_AGE, EARLY_LOAD_SCRIPT } from "./early-load";
-import { canvasPeopleUrl } from "@/lib/client/canvas-people";
+import { canvasTreeUrl } from "./canvas-tree";
 
 type Fetch = (input: unknown, init?: Record<string, unknown>) => Promise<unknown>;
 
@@ -60,57 +60,61 @@ const apiInit = (token = "t0k3n") => ({
 });
 
 describe("the editor's early load", () => {
-  it("requests the tree and its people with the bearer token as soon as it runs", () => {
+  it("requests the tree with its people, with the bearer token, as soon as it runs", () => {
     const { realFetch } = run("/trees/abc");
     expect(realFetch.mock.calls).toEqual([
-      ["/api/trees/abc", { headers: { authorization: "Bearer t0k3n" } }],
-      [canvasPeopleUrl("abc"), { headers: { authorization: "Bearer t0k3n" } }],
+      [canvasTreeUrl("abc"), { headers: { authorization: "Bearer t0k3n" } }],
     ]);
   });
 
-  it("hands each response once to the editor's identical request, then restores fetch", async () => {
+  it("hands the response once to the editor's identical request, then restores fetch", async () => {
     const { win, realFetch } = run("/trees/abc/");
     expect(win.fetch).not.toBe(realFetch);
-    const people = win.fetch(canvasPeopleUrl("abc"), apiInit());
-    const tree = win.fetch("/api/trees/abc", apiInit());
-    expect(realFetch).toHaveBeenCalledTimes(2);
+    const tree = win.fetch(canvasTreeUrl("abc"), apiInit());
+    expect(realFetch).toHaveBeenCalledTimes(1);
     expect(win.fetch).toBe(realFetch);
-    await expect(readAnswer(people)).resolves.toEqual({ status: 200, etag: '"1"', body: { n: 1 } });
     await expect(readAnswer(tree)).resolves.toEqual({ status: 200, etag: '"0"', body: { n: 0 } });
+    // a second identical request is the real fetch's
+    void win.fetch(canvasTreeUrl("abc"), apiInit());
+    expect(realFetch).toHaveBeenCalledTimes(2);
   });
 
-  it("reads each 2xx body as soon as it arrives, before the editor asks", async () => {
+  it("reads a 2xx body as soon as it arrives, before the editor asks", async () => {
     const { responses } = run("/trees/abc");
     await new Promise((resolve) => setTimeout(resolve, 0));
-    expect(responses.map((response) => response.blob.mock.calls.length)).toEqual([1, 1]);
+    expect(responses.map((response) => response.blob.mock.calls.length)).toEqual([1]);
   });
 
   it("hands an error on as it came, body unread", async () => {
     const { win, responses } = run("/trees/abc", "t0k3n", 404);
-    const answer = await win.fetch("/api/trees/abc", apiInit());
+    const answer = await win.fetch(canvasTreeUrl("abc"), apiInit());
     expect(answer).toBe(responses[0]);
     expect(responses[0]!.blob).not.toHaveBeenCalled();
   });
 
   it("sends every other request to the real fetch", async () => {
     const { win, realFetch, answers } = run("/trees/abc");
+    const url = canvasTreeUrl("abc");
     const others: [unknown, Record<string, unknown>?][] = [
-      ["/api/trees/abc", { ...apiInit(), method: "PATCH", body: "{}" }],
-      ["/api/trees/abc", apiInit("someone-else")],
-      ["/api/trees/abc", { ...apiInit(), signal: {} }],
-      ["/api/trees/abc", { headers: { authorization: "Bearer t0k3n", "if-match": '"1"' } }],
-      ["/api/trees/abc", undefined],
+      [url, { ...apiInit(), method: "PATCH", body: "{}" }],
+      [url, apiInit("someone-else")],
+      [url, { ...apiInit(), signal: {} }],
+      [url, { headers: { authorization: "Bearer t0k3n", "if-match": '"1"' } }],
+      [url, undefined],
+      // the original client's read of the tree, and its people's
+      ["/api/trees/abc", apiInit()],
+      ["/api/people?tree=abc&fields=canvas", apiInit()],
       ["/api/trees", apiInit()],
-      [new URL("http://localhost/api/trees/abc"), apiInit()],
+      [new URL(`http://localhost${url}`), apiInit()],
     ];
     for (const [input, init] of others) {
       const answer = win.fetch(input, init);
       expect(answer).toBe(answers.at(-1));
       expect(realFetch).toHaveBeenLastCalledWith(input, init);
     }
-    expect(realFetch).toHaveBeenCalledTimes(2 + others.length);
-    // The early responses are still there for the editor.
-    await expect(readAnswer(win.fetch("/api/trees/abc", apiInit()))).resolves.toMatchObject({
+    expect(realFetch).toHaveBeenCalledTimes(1 + others.length);
+    // The early response is still there for the editor.
+    await expect(readAnswer(win.fetch(url, apiInit()))).resolves.toMatchObject({
       body: { n: 0 },
     });
   });
@@ -124,12 +128,9 @@ describe("the editor's early load", () => {
 
   it("encodes the id the way the editor does", () => {
     const { realFetch } = run("/trees/a%20b%2Fc");
-    expect(realFetch.mock.calls.map(([url]) => url)).toEqual([
-      "/api/trees/a%20b%2Fc",
-      canvasPeopleUrl("a%20b%2Fc"),
-    ]);
-    // the editor's own URL, which the early load must match to the letter (ADR 032)
-    expect(canvasPeopleUrl("a%20b%2Fc")).toBe("/api/people?tree=a%20b%2Fc&fields=canvas");
+    expect(realFetch.mock.calls.map(([url]) => url)).toEqual([canvasTreeUrl("a%20b%2Fc")]);
+    // the editor's own URL, which the early load must match to the letter (ADR 038)
+    expect(canvasTreeUrl("a%20b%2Fc")).toBe("/api/trees/a%20b%2Fc?fields=canvas");
   });
 
   it.each([

@@ -1,17 +1,17 @@
 /**
- * The editor's two loads, started by an inline script in the server-rendered page.
+ * The editor's load, started by an inline script in the server-rendered page.
  *
- * The editor asks for `/api/trees/{id}` and `/api/people?tree={id}&fields=canvas` (canvasPeopleUrl,
- * ADR 032) when its module runs, which is
+ * The editor asks for `/api/trees/{id}?fields=canvas` (canvasTreeUrl, ADR 038: the tree with its
+ * people as the canvas draws them) when its module runs, which is
  * after the page's scripts have been downloaded and parsed: on a cold load that is 400 to 700 ms
- * after the HTML arrived. This script runs as soon as the HTML is parsed and sends the same two
- * requests (same URLs, same bearer header). It then stands in front of `window.fetch` and hands
- * each response, once, to the first identical GET (the editor's `api()` call), which reads it
+ * after the HTML arrived. This script runs as soon as the HTML is parsed and sends the same
+ * request (same URL, same bearer header). It then stands in front of `window.fetch` and hands
+ * the response, once, to the first identical GET (the editor's `api()` call), which reads it
  * exactly as it would have read its own: errors, 403 logout and all. Anything else goes to the
- * real fetch. After both are taken, or after EARLY_LOAD_MAX_AGE, fetch is put back.
+ * real fetch. After it is taken, or after EARLY_LOAD_MAX_AGE, fetch is put back.
  *
- * A body nobody reads stops in the browser's pipe after a few hundred KB: the people of a big tree
- * would only finish arriving once the editor asked for them. So each 2xx body is read at once into
+ * A body nobody reads stops in the browser's pipe after a few hundred KB: a big tree would only
+ * finish arriving once the editor asked for it. So each 2xx body is read at once into
  * a blob (which the browser fills off the main thread) and handed on as an equal Response.
  *
  * It mirrors the editor's own early load (tree-editor.tsx): the same path match, the same ids,
@@ -40,7 +40,7 @@ export const EARLY_LOAD_SCRIPT = `(function (w) {
         });
       });
     };
-    ["/api/trees/" + id, "/api/people?tree=" + id + "&fields=canvas"].forEach(function (url) {
+    ["/api/trees/" + id + "?fields=canvas"].forEach(function (url) {
       var response = realFetch.call(w, url, { headers: { authorization: auth } }).then(readNow);
       response.catch(function () {});
       pending.set(url, response);

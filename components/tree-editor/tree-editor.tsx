@@ -7,7 +7,6 @@ import { FindSim } from "@/components/find-sim/find-sim";
 import { Button } from "@/components/ui/button";
 import { Loading } from "@/components/ui/loading";
 import { api, ApiRequestError, NOT_LOGGED_IN } from "@/lib/client/api";
-import { type CanvasPerson, canvasPeopleUrl, fromCanvasPeople } from "@/lib/client/canvas-people";
 import { useSession } from "@/lib/client/session";
 import { getToken } from "@/lib/client/session-store";
 import { notify } from "@/lib/client/toast";
@@ -24,6 +23,7 @@ import {
   pathFromKey,
   type NodePatch,
 } from "@/lib/tree/reducers";
+import { type CanvasTree, canvasTreeUrl, fromCanvasTree } from "./canvas-tree";
 import { DeleteTreeDialog } from "./delete-tree-dialog";
 import { EditorToolbar, TOOLBAR_HEIGHT } from "./editor-toolbar";
 import { historyKey, record, redo, startHistory, undo, type History } from "./history";
@@ -57,20 +57,18 @@ class LoadError extends Error {
   }
 }
 
-/** The tree and its people, together: both must succeed (SPEC.md section 7). */
+/**
+ * The tree and its people, together (SPEC.md section 7): one read that holds both, as the canvas
+ * draws them (ADR 038).
+ */
 async function loadTree(treeId: string): Promise<{ tree: Tree; people: Person[] }> {
-  const id = encodeURIComponent(treeId);
-  // Silent, so that one failure shows one toast whichever call failed first.
-  const fail = (fallback: string) => (error: unknown) => {
-    throw new LoadError(error, fallback);
-  };
-  const [tree, people] = await Promise.all([
-    api<Tree>(`/api/trees/${id}`, { silent: true }).catch(fail(TREE_LOAD_ERROR)),
-    api<CanvasPerson[]>(canvasPeopleUrl(id), { silent: true })
-      .then((rows) => fromCanvasPeople(rows, treeId))
-      .catch(fail(EDITOR_ERROR)),
-  ]);
-  return { tree, people };
+  // Silent: the editor shows the one toast (TREE_LOAD_ERROR) itself.
+  const answer = await api<CanvasTree>(canvasTreeUrl(encodeURIComponent(treeId)), {
+    silent: true,
+  }).catch((error: unknown) => {
+    throw new LoadError(error, TREE_LOAD_ERROR);
+  });
+  return fromCanvasTree(answer);
 }
 
 type Load =

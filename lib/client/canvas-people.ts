@@ -2,20 +2,14 @@
 import type { Person } from "@/lib/schemas/person";
 import { api } from "./api";
 
-// The editor loads what it draws (ADR 032): its people come from GET /api/people?tree=&fields=canvas
-// (ids, avatars, names and links), and each person's bio, lists and custom rows come from
-// GET /api/people/{id} when the details panel opens. The original client's GET /api/people?tree=
-// is unchanged.
+// The editor loads what it draws (ADR 032): its people come as GET /api/people?tree=&fields=canvas
+// answers them (ids, avatars, names and links), with the tree in GET /api/trees/{id}?fields=canvas
+// (ADR 038, components/tree-editor/canvas-tree.ts), and each person's bio, lists and custom rows
+// come from GET /api/people/{id} when the details panel opens. The original client's
+// GET /api/people?tree= is unchanged.
 
-/** The editor's people list (tree-editor.tsx and the page's early load ask for the same URL). */
-export const canvasPeopleUrl = (encodedTreeId: string) =>
-  `/api/people?tree=${encodedTreeId}&fields=canvas`;
-
-/** What the canvas answer holds of a person. */
-export type CanvasPerson = Pick<
-  Person,
-  "_id" | "tree" | "avatar" | "firstName" | "lastName" | "links"
->;
+/** What the canvas answer holds of a person (not the tree's id: the editor knows it). */
+export type CanvasPerson = Pick<Person, "_id" | "avatar" | "firstName" | "lastName" | "links">;
 
 /** The people the editor holds whose details were not loaded: empty until the panel fetches them. */
 const lean = new WeakSet<Person>();

@@ -1,6 +1,6 @@
-// The editor loads what it draws (issue 23, ADR 032): its people come without bios, lists and
-// custom rows, and the details panel fetches the Sim's whole record when it opens. At 1440x900 and
-// 390x844.
+// The editor loads what it draws (issue 23, ADRs 032 and 038): its people come with the tree in
+// one read, without bios, lists and custom rows, and the details panel fetches the Sim's whole
+// record when it opens. At 1440x900 and 390x844.
 import { expect, test } from "@playwright/test";
 import { node, putTreeData, ref, seedTree } from "./support/editor";
 import { loginInBrowser, signUpViaApi } from "./support/session";
@@ -33,13 +33,15 @@ for (const viewport of [
       node(ada, { children: [node(kip, { parents: [ref(ada)] })] }),
     );
 
-    const peopleLoads: { url: string; body: string }[] = [];
+    const treeLoads: { url: string; body: string }[] = [];
+    const peopleLists: string[] = [];
     const personReads: string[] = [];
     page.on("response", (response) => {
       const url = new URL(response.url());
-      if (url.pathname === "/api/people" && url.searchParams.has("tree")) {
-        void response.text().then((body) => peopleLoads.push({ url: url.search, body }));
+      if (url.pathname === `/api/trees/${seeded.tree._id}`) {
+        void response.text().then((body) => treeLoads.push({ url: url.search, body }));
       }
+      if (url.pathname === "/api/people") peopleLists.push(url.search);
       if (url.pathname.startsWith("/api/people/")) personReads.push(url.pathname);
     });
 
@@ -48,14 +50,13 @@ for (const viewport of [
     const canvas = page.getByRole("application", { name: "Family tree: Lazy Legacy" });
     await expect(canvas).toBeVisible({ timeout: 60_000 });
     await expect(canvas.getByRole("button", { name: "Kip Lazy", exact: true })).toBeVisible();
-    await expect.poll(() => peopleLoads.length).toBeGreaterThan(0);
-    // the editor's loads (the page's early load and the editor's own): its canvas URL only, and no
-    // bio, list or custom row in them
+    await expect.poll(() => treeLoads.length).toBeGreaterThan(0);
+    // the editor's loads (the page's early load and the editor's own): the tree's canvas read
+    // only, with its people and no bio, list or custom row in it; no list of people besides
     await page.waitForLoadState("networkidle");
-    expect(new Set(peopleLoads.map((load) => load.url))).toEqual(
-      new Set([`?tree=${seeded.tree._id}&fields=canvas`]),
-    );
-    for (const load of peopleLoads) {
+    expect(new Set(treeLoads.map((load) => load.url))).toEqual(new Set(["?fields=canvas"]));
+    expect(peopleLists).toEqual([]);
+    for (const load of treeLoads) {
       for (const text of ["bees", "Kip's own story", "Creative", "Beekeeper", "bio"]) {
         expect(load.body).not.toContain(text);
       }

@@ -155,6 +155,19 @@ export function describeFastReads(makeDb: () => FrontDb) {
       expect(Object.keys(people[0]!)).toEqual(["_id", "avatar", "firstName", "lastName", "links"]);
     });
 
+    it("GET /api/trees/{id}?fields=canvas (the editor's one read, ADR 038), with the ETag", async () => {
+      const path = `/api/trees/${treeId}?fields=canvas`;
+      const fast = await fastServer.get(path, { authorization: `Bearer ${owner.token}` });
+      await expectSameAsRouteHandler(fast, path, owner.token);
+      const answer = JSON.parse(fast.body.toString()) as { data: { person: unknown }; people: [] };
+      expect(answer.people).toHaveLength(40);
+      expect(answer.data.person).toEqual(expect.any(Number));
+      const named = await fastServer.get(`/api/trees/${treeId}`, {
+        authorization: `Bearer ${owner.token}`,
+      });
+      expect(fast.headers.etag).toBe(named.headers.etag);
+    });
+
     it("GET /api/published/{id}, for anyone", async () => {
       const path = `/api/published/${treeId}`;
       await expectSameAsRouteHandler(await fastServer.get(path), path);
@@ -255,6 +268,15 @@ export function describeFastReads(makeDb: () => FrontDb) {
       ["a token that is not a JWT", () => [`/api/trees/${treeId}`, bearer("plumbob")]],
       ["someone else's tree", () => [`/api/trees/${treeId}`, bearer(stranger.token)]],
       ["someone else's people", () => [`/api/people?tree=${treeId}`, bearer(stranger.token)]],
+      [
+        "someone else's canvas tree",
+        () => [`/api/trees/${treeId}?fields=canvas`, bearer(stranger.token)],
+      ],
+      ["another fields value", () => [`/api/trees/${treeId}?fields=bio`, bearer(owner.token)]],
+      [
+        "a canvas query with more",
+        () => [`/api/trees/${treeId}?fields=canvas&x=1`, bearer(owner.token)],
+      ],
       ["a missing tree", () => [`/api/trees/${randomUUID()}`, bearer(owner.token)]],
       ["a tree that is not published", () => [`/api/published/${randomUUID()}`]],
       ["an id too long to be one", () => [`/api/trees/${"a".repeat(65)}`, bearer(owner.token)]],
@@ -313,6 +335,16 @@ export function describeFastReads(makeDb: () => FrontDb) {
     it("takes GETs of the four hot routes only", () => {
       expect(matchFastRead("GET", "/api/trees/abc")).toEqual({ kind: "tree", treeId: "abc" });
       expect(matchFastRead("GET", "/api/trees/abc?x=1")).toEqual({ kind: "tree", treeId: "abc" });
+      expect(matchFastRead("GET", "/api/trees/abc?fields=canvas")).toEqual({
+        kind: "treeCanvas",
+        treeId: "abc",
+      });
+      expect(matchFastRead("GET", "/api/trees/abc?fields=bio")).toBeNull();
+      expect(matchFastRead("GET", "/api/trees/abc?x=1&fields")).toBeNull();
+      expect(matchFastRead("GET", "/api/trees/abc?subfields=1")).toEqual({
+        kind: "tree",
+        treeId: "abc",
+      });
       expect(matchFastRead("GET", "/api/people?tree=abc")).toEqual({
         kind: "people",
         treeId: "abc",
@@ -391,6 +423,7 @@ export function describeFastReads(makeDb: () => FrontDb) {
     it("answers a repeat read from the cache, after one small query", async () => {
       for (const path of [
         `/api/trees/${tree}`,
+        `/api/trees/${tree}?fields=canvas`,
         `/api/people?tree=${tree}`,
         `/api/people?tree=${tree}&fields=canvas`,
       ]) {
@@ -404,6 +437,7 @@ export function describeFastReads(makeDb: () => FrontDb) {
 
     it("answers fresh after every kind of write", async () => {
       const treePath = `/api/trees/${tree}`;
+      const canvasPath = `/api/trees/${tree}?fields=canvas`;
       const peoplePath = `/api/people?tree=${tree}`;
       const writes: [string, () => Promise<{ status: number }>, string][] = [
         [
@@ -422,9 +456,25 @@ export function describeFastReads(makeDb: () => FrontDb) {
           treePath,
         ],
         [
+          "a structure save, for the editor's answer",
+          () =>
+            api.patch(
+              treePath,
+              { data: buildLegacy([person], { nodes: 4 }) },
+              { token: user.token },
+            ),
+          canvasPath,
+        ],
+        [
           "a new person",
           () => api.post("/api/people", { tree, firstName: "Newly" }, { token: user.token }),
           peoplePath,
+        ],
+        [
+          // the editor's answer holds the canvas people
+          "a new person, for the editor's answer",
+          () => api.post("/api/people", { tree, firstName: "Newer" }, { token: user.token }),
+          canvasPath,
         ],
         [
           "a person's edit",
@@ -436,6 +486,11 @@ export function describeFastReads(makeDb: () => FrontDb) {
           "a person's rename, for the tree's answer",
           () => api.put(`/api/people/${person}`, { firstName: "Renamed" }, { token: user.token }),
           treePath,
+        ],
+        [
+          "a person's rename, for the editor's answer",
+          () => api.put(`/api/people/${person}`, { lastName: "Again" }, { token: user.token }),
+          canvasPath,
         ],
         [
           "a person's deletion",

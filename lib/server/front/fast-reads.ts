@@ -27,13 +27,14 @@ import type { FrontDb } from "./front-db";
 import {
   PEOPLE_CANVAS_JSON_FOR_SESSION_SQL,
   PEOPLE_JSON_FOR_SESSION_SQL,
+  TREE_CANVAS_JSON_FOR_SESSION_SQL,
   TREE_GENERATIONS_FOR_SESSION_SQL,
   TREE_JSON_FOR_SESSION_SQL,
 } from "../sql/reads";
 import { contentTypeForKey } from "../storage/content-type";
 import { isStorable } from "../storable";
 import { treeEtag } from "../trees/etag";
-import { withPersonNames } from "../trees/ref-names";
+import { withPersonIndexes, withPersonNames } from "../trees/ref-names";
 import { IMAGE_HEADERS, negotiateFormat, variantKey } from "../uploads/image-files";
 
 export interface FastReadsOptions {
@@ -56,6 +57,8 @@ export type FastReads = (req: IncomingMessage, res: ServerResponse) => Promise<b
 
 type Route =
   | { kind: "tree"; treeId: string }
+  /** GET /api/trees/{id}?fields=canvas: the tree with its canvas people (ADR 038). */
+  | { kind: "treeCanvas"; treeId: string }
   | { kind: "people"; treeId: string }
   /** GET /api/people?tree=&fields=canvas: what the editor's canvas draws (ADR 032). */
   | { kind: "canvas"; treeId: string }
@@ -74,6 +77,7 @@ interface Answer {
 const TREE = /^\/api\/trees\/([^/]+)$/;
 const PEOPLE_QUERY = /^tree=([^&]+)$/;
 const CANVAS_QUERY = /^tree=([^&]+)&fields=canvas$/;
+const FIELDS = /(^|&)fields(=|&|$)/;
 const IMAGE = /^\/api\/upload\/([^/]+)\/(.+)$/;
 const SIZES: ReadonlySet<string> = new Set(IMAGE_SIZES);
 const isId = (text: string | undefined): text is string =>
@@ -83,6 +87,13 @@ const SMALL_FILE_BYTES = 256 * 1024;
 /** Next compresses answers of 1 KB or more (the `compression` package's threshold). */
 const COMPRESS_FROM_BYTES = 1024;
 const gzip = promisify(zlib.gzip);
+/** Each JSON read's prepared statement's name and text. */
+const JSON_READS: Record<"tree" | "treeCanvas" | "people" | "canvas", [string, string]> = {
+  tree: ["tree_json", TREE_JSON_FOR_SESSION_SQL],
+  treeCanvas: ["tree_canvas_json", TREE_CANVAS_JSON_FOR_SESSION_SQL],
+  people: ["people_json", PEOPLE_JSON_FOR_SESSION_SQL],
+  canvas: ["people_canvas_json", PEOPLE_CANVAS_JSON_FOR_SESSION_SQL],
+};
 /** Which fast read a request is, from its raw path and query; null for anything else. */
 export function matchFastRead(method: string | undefined, url: string | undefined): Route | null {
   if (method !== "GET" || !url?.startsWith("/api/")) return null;
@@ -90,7 +101,11 @@ export function matchFastRead(method: string | undefined, url: string | undefine
   const pathname = queryAt === -1 ? url : url.slice(0, queryAt);
   const query = queryAt === -1 ? "" : url.slice(queryAt + 1);
   let match = TREE.exec(pathname);
-  if (isId(match?.[1])) return { kind: "tree", treeId: match[1] };
+  if (isId(match?.[1])) {
+    if (query === "fields=canvas") return { kind: "treeCanvas", treeId: match[1] };
+    // the route handler reads `fields` alone (any other value is its 400) and ignores the rest
+    return FIELDS.test(query) ? null : { kind: "tree", treeId: match[1] };
+  }
   if (pathname === "/api/people") {
     match = PEOPLE_QUERY.exec(query);
     if (isId(match?.[1])) return { kind: "people", treeId: match[1] };
@@ -149,6 +164,7 @@ export function createFastReads(options: FastReadsOptions): FastReads {
     const json = { "content-type": "application/json" };
     switch (route.kind) {
       case "tree":
+      case "treeCanvas":
       case "people":
       case "canvas": {
         const claims = await claimsOf(req);
@@ -167,7 +183,8 @@ export function createFastReads(options: FastReadsOptions): FastReads {
           }>("tree_generations", TREE_GENERATIONS_FOR_SESSION_SQL, [route.treeId, ...claims]);
           const current = rows[0];
           if (!current) return null;
-          const isTree = route.kind === "tree";
+          // both tree answers hold the tree and its people (names, or the canvas people)
+          const isTree = route.kind === "tree" || route.kind === "treeCanvas";
           const generation = isTree ? current.treeBodyGeneration : current.peopleGeneration;
           const body = cache.get(key, generation);
           if (body) {
@@ -175,16 +192,12 @@ export function createFastReads(options: FastReadsOptions): FastReads {
             return { body, headers: isTree ? { ...json, etag } : json };
           }
         }
-        // Both statements answer the JSON text and its generation; the tree also its version.
-        const [name, text] =
-          route.kind === "tree"
-            ? ["tree_json", TREE_JSON_FOR_SESSION_SQL]
-            : route.kind === "people"
-              ? ["people_json", PEOPLE_JSON_FOR_SESSION_SQL]
-              : ["people_canvas_json", PEOPLE_CANVAS_JSON_FOR_SESSION_SQL];
+        // Each statement answers the JSON text and its generation; the trees also their version.
+        const [name, text] = JSON_READS[route.kind];
         const { rows } = await query<{
           json: string;
           names?: string | null;
+          people?: string;
           version?: number;
           detailsVersion?: number;
           generation: number;
@@ -192,10 +205,16 @@ export function createFastReads(options: FastReadsOptions): FastReads {
         const row = rows[0];
         if (!row) return null;
         const cacheAs = cacheable ? { key, generation: row.generation } : undefined;
-        if (route.kind !== "tree") return { body: row.json, headers: json, cacheAs };
+        if (route.kind === "people" || route.kind === "canvas") {
+          return { body: row.json, headers: json, cacheAs };
+        }
         return {
-          // getTreeJson's answer: references carry the people's current names (issue 13)
-          body: withPersonNames(row.json, row.names ?? null),
+          // getTreeJson's answer: references carry the people's current names (issue 13);
+          // getTreeCanvasJson's: references by position in the canvas people sent with it
+          body:
+            route.kind === "tree"
+              ? withPersonNames(row.json, row.names ?? null)
+              : withPersonIndexes(row.json, row.people ?? "[]"),
           headers: { ...json, etag: treeEtag(row.version!, row.detailsVersion!) },
           cacheAs,
         };

@@ -191,3 +191,29 @@ export const PUBLISHED_VERSION_SQL = `
  */
 export const publishedJsonTail = (viewCount: number, listed: boolean) =>
   `, "viewCount" : ${viewCount}, "publishToGallery" : ${listed}}`;
+
+/**
+ * GET /api/trees/{id}?fields=canvas's parts (ADR 038): TREE_JSON_SQL's tree (its `names` column is
+ * not asked for, so the planner drops it) and PEOPLE_CANVAS_JSON_SQL's people, in one statement,
+ * so in one snapshot: every reference in the structure is one of these very people or none. The
+ * tree's body generation covers both (its people's generation is in it). `treeWhere` holds the
+ * owner's, and for the fast read the live session's, check; the people's side then needs only
+ * the tree's own row.
+ */
+const treeCanvasJson = (treeWhere: string) => `
+  SELECT tree."json", people."json" AS "people", tree."version", tree."detailsVersion",
+    tree."generation"
+  FROM (${treeJson(treeWhere)}) tree
+  CROSS JOIN (${peopleJson(OWNED_TREE, CANVAS_PERSON_COLUMNS)}) people`;
+
+/**
+ * $1 treeId, $2 ownerId → the tree's JSON text (TREE_JSON_SQL's, references as stored), the canvas
+ * people's JSON text (PEOPLE_CANVAS_JSON_SQL's, oldest first), the version, details version and
+ * body generation; no row for someone else's, a missing or a deleted tree. The people's sort wants
+ * PEOPLE_WORK_MEM.
+ */
+export const TREE_CANVAS_JSON_SQL = treeCanvasJson(OWNED_TREE);
+/** TREE_CANVAS_JSON_SQL for the token's ($2 username, $3 session id, $4 account id) live session only. */
+export const TREE_CANVAS_JSON_FOR_SESSION_SQL = treeCanvasJson(
+  `${OWNED_TREE} AND ${CURRENT_SESSION}`,
+);

@@ -24,3 +24,34 @@ export function withPersonNames(treeJson: string, names: string | null): string 
     return `{"_id": "${id}", "firstName": ${JSON.stringify(name[0])}, "lastName": ${JSON.stringify(name[1])}}`;
   });
 }
+
+/**
+ * A stored reference as withPersonNames finds it, with or without the spaces of jsonb's text (so
+ * that another writer of the structure's text, e.g. a compact one, keeps being read).
+ */
+const ANY_STORED_REF = /\{\s*"_id"\s*:\s*"([^"\\]*)"\s*\}/g;
+/**
+ * Each person's id in a people list's JSON text (sql/reads.ts peopleJson: compact, `_id` first).
+ * A string value cannot hold `{"_id":"` (its quotes would be escaped), so this finds the persons'
+ * own ids, in the list's order, and nothing else.
+ */
+const LISTED_ID = /\{"_id":"([^"\\]*)"/g;
+
+/**
+ * GET /api/trees/{id}?fields=canvas's answer (ADR 038): the tree's JSON text with every person
+ * reference written as the person's position in `peopleJson` (the canvas people, oldest first,
+ * read in the same statement), and that list as its last key, `people`. Each id is then sent once:
+ * the structure of a 10,000-Sim tree holds some 18,000 references, and a random id costs a
+ * compressor about 20 bytes wherever it is repeated. A reference to nobody in the list stays as it
+ * is stored (`{"_id": …}`). One pass over each text, as withPersonNames.
+ */
+export function withPersonIndexes(treeJson: string, peopleJson: string): string {
+  const positions = new Map<string, number>();
+  for (const match of peopleJson.matchAll(LISTED_ID)) positions.set(match[1]!, positions.size);
+  const tree = treeJson.replace(ANY_STORED_REF, (ref, id: string) => {
+    const position = positions.get(id);
+    return position === undefined ? ref : String(position);
+  });
+  // row_to_json's object: its closing brace is the text's last character
+  return `${tree.slice(0, tree.lastIndexOf("}"))},"people":${peopleJson}}`;
+}

@@ -2,10 +2,10 @@
 import { NextResponse } from "next/server";
 import { z } from "zod";
 import { JSON_PATCH_TYPE, treeJsonPatch } from "@/lib/schemas/tree";
-import { json, parseBody } from "@/lib/server/http/http";
+import { json, parseBody, parseQuery } from "@/lib/server/http/http";
 import { otherMethods, withAuth } from "@/lib/server/http/route";
 import { deleteTree } from "@/lib/server/trees/delete-tree";
-import { getTreeJson } from "@/lib/server/trees/get-tree";
+import { getTreeCanvasJson, getTreeJson } from "@/lib/server/trees/get-tree";
 import { expectedDetailsVersionFrom, expectedVersionFrom } from "@/lib/server/trees/if-match";
 import { parseTreePatch } from "@/lib/server/trees/parse-tree-patch";
 import { patchTreeData, saveTreeData } from "@/lib/server/trees/save-tree-data";
@@ -13,9 +13,21 @@ import { updateTreeDetails } from "@/lib/server/trees/update-tree-details";
 
 type Params = { treeId: string };
 
-export const GET = withAuth<Params>(async ({ params, user }) => {
+/**
+ * `fields=canvas`: what the editor draws, its people with it and each reference by position
+ * (ADR 038); absent: the tree as the original client reads it, references with names (issue 13).
+ */
+const treeQuery = z.object({
+  fields: z.enum(["canvas"], { error: "fields must be canvas" }).optional(),
+});
+
+export const GET = withAuth<Params>(async ({ req, params, user }) => {
+  const { fields } = parseQuery(req, treeQuery);
   // The JSON text as PostgreSQL wrote it (a large tree's data is megabytes, never parsed here).
-  const tree = await getTreeJson(user.id, params.treeId);
+  const tree =
+    fields === "canvas"
+      ? await getTreeCanvasJson(user.id, params.treeId)
+      : await getTreeJson(user.id, params.treeId);
   return new NextResponse(tree.json, {
     headers: { "content-type": "application/json", ETag: tree.etag },
   });
