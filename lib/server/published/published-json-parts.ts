@@ -1,0 +1,113 @@
+// A publication's JSON text in bounded parts, and its gzip made from them a part at a time (issue 22,
+// finding 3). Shared by the server in front of Next (lib/server/front/public-pages.ts) and the
+// route handler of GET /api/published/{id}, so it imports nothing server-only.
+//
+// A large publication is about 100 MB of JSON (100,000 Sims). Read as one text, the request thread
+// decoded it in one step (2.7 s measured on the shared machine), then encoded it again to bytes;
+// read in parts, each step is one part: decoding it, encoding it, its CRC-32, and handing it to
+// zlib, which deflates in libuv's thread pool.
+import { once } from "node:events";
+import zlib from "node:zlib";
+import { PUBLISHED_SNAPSHOT_SQL } from "../sql/reads";
+
+/** The bytes of JSON text in one part (one row): 1 MiB, give or take a character. */
+export const PUBLISHED_PART_BYTES = 1 << 20;
+/** The most one part holds: its ends are moved to the next character, at most 3 bytes on. */
+export const PUBLISHED_PART_MAX_BYTES = PUBLISHED_PART_BYTES + 3;
+
+/** `at`, moved forward to the first byte of a UTF-8 character (a part must be valid text). */
+const characterStart = (at: string) => `CASE
+      WHEN ${at} >= length(j."bytes") THEN length(j."bytes")
+      WHEN get_byte(j."bytes", ${at}) & 192 <> 128 THEN ${at}
+      WHEN get_byte(j."bytes", ${at} + 1) & 192 <> 128 THEN ${at} + 1
+      WHEN get_byte(j."bytes", ${at} + 2) & 192 <> 128 THEN ${at} + 2
+      ELSE ${at} + 3 END`;
+
+/**
+ * $1 treeId, $2 publishedAt in epoch milliseconds → PUBLISHED_SNAPSHOT_SQL's text (the very
+ * statement, so the bytes are its own) as rows `part`, in order, each `partBytes` bytes of UTF-8
+ * (at most 3 more: a cut inside a character moves to its end); no row when that publication is not the current one. The text is
+ * made once (OFFSET 0 keeps it from being inlined into every row) and each part is a slice of its
+ * bytes, so the parts cost the database one copy of the text, not one scan per part.
+ */
+export function publishedPartsSql(partBytes = PUBLISHED_PART_BYTES): string {
+  if (!Number.isSafeInteger(partBytes) || partBytes < 4) throw new Error("partBytes: 4 or more");
+  return `
+  SELECT convert_from(substring(j."bytes" FROM s."from" + 1 FOR s."to" - s."from"), 'UTF8') AS "part"
+  FROM (
+    SELECT convert_to(snapshot."json", 'UTF8') AS "bytes"
+    FROM (${PUBLISHED_SNAPSHOT_SQL}) snapshot
+    OFFSET 0
+  ) j
+  CROSS JOIN LATERAL (
+    SELECT k, ${characterStart(`k * ${partBytes}`)} AS "from",
+      ${characterStart(`(k + 1) * ${partBytes}`)} AS "to"
+    FROM generate_series(0, (length(j."bytes") - 1) / ${partBytes}) k
+  ) s
+  ORDER BY s.k`;
+}
+
+export const PUBLISHED_PARTS_SQL = publishedPartsSql();
+
+/**
+ * A publication's JSON without its closing brace, as the start of one gzip body: the gzip header
+ * and the text deflated up to a sync flush (byte-aligned, no final block), with the text's CRC-32
+ * and length, so that any ending can be deflated and appended per request (gzipWithTail).
+ */
+export interface GzipStart {
+  gzipped: Buffer;
+  crc: number;
+  bytes: number;
+}
+
+const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]);
+
+/** Lets timers, I/O and other requests run between two steps of a long job. */
+const yieldToOthers = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * The gzip start (above) of the text `parts` make together, without the last part's final
+ * character (the closing brace). One part at a time on this thread (encoded, CRC-32, written to
+ * zlib, whose deflate runs in libuv's thread pool), the parts let go as they are written, and
+ * between two parts the event loop runs: no step handles more than one part. Made once per
+ * publication, so it is worth the better compression (level 6).
+ */
+export async function gzipStartOfParts(parts: string[]): Promise<GzipStart> {
+  const deflate = zlib.createDeflateRaw({ level: 6, chunkSize: 64 * 1024 });
+  const out: Buffer[] = [GZIP_HEADER];
+  deflate.on("data", (chunk: Buffer) => out.push(chunk));
+  const failed = new Promise<never>((_, reject) => deflate.once("error", reject));
+  failed.catch(() => undefined);
+  let crc = 0;
+  let bytes = 0;
+  try {
+    for (let i = 0; i < parts.length; i++) {
+      let text = parts[i]!;
+      parts[i] = "";
+      if (i === parts.length - 1) text = text.slice(0, -1);
+      const plain = Buffer.from(text);
+      crc = zlib.crc32(plain, crc);
+      bytes += plain.length;
+      if (!deflate.write(plain)) await Promise.race([once(deflate, "drain"), failed]);
+      await yieldToOthers();
+    }
+    // A sync flush ends the deflate stream byte-aligned without a final block (gzipWithTail).
+    await Promise.race([
+      new Promise<void>((resolve) => deflate.flush(zlib.constants.Z_SYNC_FLUSH, () => resolve())),
+      failed,
+    ]);
+    await yieldToOthers();
+  } finally {
+    deflate.close();
+  }
+  return { gzipped: Buffer.concat(out), crc: crc >>> 0, bytes };
+}
+
+/** The gzip body of `start` ended with `tail`: its last deflate block and the gzip trailer. */
+export function gzipWithTail(start: GzipStart, tail: string): Buffer[] {
+  const plain = Buffer.from(tail);
+  const trailer = Buffer.alloc(8);
+  trailer.writeUInt32LE(zlib.crc32(plain, start.crc) >>> 0, 0);
+  trailer.writeUInt32LE((start.bytes + plain.length) % 2 ** 32, 4);
+  return [start.gzipped, zlib.deflateRawSync(plain), trailer];
+}
