@@ -18,7 +18,6 @@
 // Next untouched: a tree that is not published gets Next's 404 page and the route handler's 404.
 // Loaded outside Next's bundle: no "server-only" module may be imported here.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import zlib from "node:zlib";
 import { LRUCache } from "lru-cache";
 import type { Logger } from "pino";
 import { objectId } from "@/lib/schemas/common";
@@ -41,6 +40,7 @@ import {
   gzipStartOfParts,
   gzipWithTail,
   PUBLISHED_PARTS_SQL,
+  writePlainInParts,
   type GzipStart,
 } from "../published/published-json-parts";
 import { readerOf } from "../published/view-counter";
@@ -183,7 +183,10 @@ export function createPublicPages(options: PublicPagesOptions): PublicPages {
   const rendering = new Map<string, Promise<Page | null>>();
   const reading = new Map<string, Promise<Publication | null>>();
   /** Per tree: the byte length of its kept publication's JSON, uncompressed. */
-  const plainBytes = new Map<string, { version: number; crc: number; bytes: number }>();
+  const plainBytes = new Map<
+    string,
+    { version: number; crc: number; bytes: number; restarts: number[] }
+  >();
   const oneRenderAtATime = limiter(options.maxRenders ?? 1);
   // A publish or unpublish in this process is seen at once; in another instance, within CHECK_MS.
   // A check that began before the change must not store what it read.
@@ -270,7 +273,7 @@ export function createPublicPages(options: PublicPagesOptions): PublicPages {
     const cached = publications.get(treeId, version);
     const known = plainBytes.get(treeId);
     if (cached && known?.version === version) {
-      return { gzipped: cached, crc: known.crc, bytes: known.bytes };
+      return { gzipped: cached, crc: known.crc, bytes: known.bytes, restarts: known.restarts };
     }
     const key = `${treeId}:${version}`;
     let read = reading.get(key);
@@ -288,7 +291,8 @@ export function createPublicPages(options: PublicPagesOptions): PublicPages {
           const start = await gzipStartOfParts(rows.map((row) => row.part));
           publications.set(treeId, version, start.gzipped);
           if (plainBytes.size > 100_000) plainBytes.clear();
-          plainBytes.set(treeId, { version, crc: start.crc, bytes: start.bytes });
+          const { crc, bytes, restarts } = start;
+          plainBytes.set(treeId, { version, crc, bytes, restarts });
           return start;
         })
         .finally(() => reading.delete(key));
@@ -303,7 +307,7 @@ export function createPublicPages(options: PublicPagesOptions): PublicPages {
     status: number,
     headers: Record<string, string | number>,
     gzipped: Buffer[],
-    plain: Buffer | number,
+    plain: Buffer | { start: Publication; tail: string },
   ): void {
     if (status === 304) {
       res.writeHead(304, headers);
@@ -329,21 +333,16 @@ export function createPublicPages(options: PublicPagesOptions): PublicPages {
       res.end(req.method === "HEAD" ? undefined : plain);
       return;
     }
-    // A client that refuses gzip: the kept body is inflated as it is sent, in zlib's thread pool,
-    // a chunk at a time, never held whole.
-    headers["content-length"] = plain;
+    // A client that refuses gzip: the kept publication is inflated as it is sent, a part (1 MiB)
+    // at a time, one part in the process at a time, at the pace the reader takes it
+    // (writePlainInParts), never held whole.
+    headers["content-length"] = plain.start.bytes + Buffer.byteLength(plain.tail);
     res.writeHead(200, headers);
     if (req.method === "HEAD") {
       res.end();
       return;
     }
-    // Large output chunks: each chunk is a callback on the request thread, and 16 KB ones (the
-    // default) were hundreds of callbacks per megabyte for readers of a large publication.
-    const inflate = zlib.createGunzip({ chunkSize: 256 * 1024 });
-    inflate.on("error", () => res.destroy());
-    inflate.pipe(res);
-    for (const part of gzipped) inflate.write(part);
-    inflate.end();
+    void writePlainInParts(res, plain.start, plain.tail);
   }
 
   function securityHeaders(req: IncomingMessage, requestId: string) {
@@ -379,7 +378,7 @@ export function createPublicPages(options: PublicPagesOptions): PublicPages {
           status,
           { ...securityHeaders(req, requestId), "cache-control": "no-store" },
           gzipWithTail(body, tail),
-          body.bytes + Buffer.byteLength(tail),
+          { start: body, tail },
         );
       } else {
         const version = await currentVersion(route.treeId);
@@ -430,7 +429,7 @@ export function createPublicPages(options: PublicPagesOptions): PublicPages {
             etag,
           };
           status = etagMatches(req.headers["if-none-match"], etag) ? 304 : 200;
-          send(req, res, status, headers, gzipWithTail(body, "}"), body.bytes + 1);
+          send(req, res, status, headers, gzipWithTail(body, "}"), { start: body, tail: "}" });
         }
       }
       logger.info(

@@ -6,7 +6,8 @@
 // decoded it in one step (2.7 s measured on the shared machine), then encoded it again to bytes;
 // read in parts, each step is one part: decoding it, encoding it, its CRC-32, and handing it to
 // zlib, which deflates in libuv's thread pool.
-import { once } from "node:events";
+import type { ServerResponse } from "node:http";
+import { promisify } from "node:util";
 import zlib from "node:zlib";
 import { PUBLISHED_SNAPSHOT_SQL } from "../sql/reads";
 
@@ -53,11 +54,18 @@ export const PUBLISHED_PARTS_SQL = publishedPartsSql();
  * A publication's JSON without its closing brace, as the start of one gzip body: the gzip header
  * and the text deflated up to a sync flush (byte-aligned, no final block), with the text's CRC-32
  * and length, so that any ending can be deflated and appended per request (gzipWithTail).
+ * Browsers read only the first member of a multi-member gzip body, so the body stays one member.
  */
 export interface GzipStart {
   gzipped: Buffer;
   crc: number;
   bytes: number;
+  /**
+   * Where each part's deflate data begins in `gzipped`, and at last its length: each part ends
+   * with a full flush (byte-aligned, the dictionary reset), so a part inflates on its own
+   * (writePlainInParts) and a reader who refuses gzip is sent one part at a time.
+   */
+  restarts: number[];
 }
 
 const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]);
@@ -75,9 +83,14 @@ const yieldToOthers = () => new Promise<void>((resolve) => setImmediate(resolve)
 export async function gzipStartOfParts(parts: string[]): Promise<GzipStart> {
   const deflate = zlib.createDeflateRaw({ level: 6, chunkSize: 64 * 1024 });
   const out: Buffer[] = [GZIP_HEADER];
-  deflate.on("data", (chunk: Buffer) => out.push(chunk));
+  let length = GZIP_HEADER.length;
+  deflate.on("data", (chunk: Buffer) => {
+    out.push(chunk);
+    length += chunk.length;
+  });
   const failed = new Promise<never>((_, reject) => deflate.once("error", reject));
   failed.catch(() => undefined);
+  const restarts = [length];
   let crc = 0;
   let bytes = 0;
   try {
@@ -88,19 +101,22 @@ export async function gzipStartOfParts(parts: string[]): Promise<GzipStart> {
       const plain = Buffer.from(text);
       crc = zlib.crc32(plain, crc);
       bytes += plain.length;
-      if (!deflate.write(plain)) await Promise.race([once(deflate, "drain"), failed]);
+      deflate.write(plain);
+      // A full flush after every part: byte-aligned and the dictionary reset, so each part
+      // inflates on its own; the last one is also the sync flush gzipWithTail continues from.
+      await Promise.race([
+        new Promise<void>((resolve) => deflate.flush(zlib.constants.Z_FULL_FLUSH, () => resolve())),
+        failed,
+      ]);
+      // The flushed output is emitted before the flush's callback; let it arrive, and let the
+      // event loop run before the next part.
       await yieldToOthers();
+      restarts.push(length);
     }
-    // A sync flush ends the deflate stream byte-aligned without a final block (gzipWithTail).
-    await Promise.race([
-      new Promise<void>((resolve) => deflate.flush(zlib.constants.Z_SYNC_FLUSH, () => resolve())),
-      failed,
-    ]);
-    await yieldToOthers();
   } finally {
     deflate.close();
   }
-  return { gzipped: Buffer.concat(out), crc: crc >>> 0, bytes };
+  return { gzipped: Buffer.concat(out, length), crc: crc >>> 0, bytes, restarts };
 }
 
 /** The gzip body of `start` ended with `tail`: its last deflate block and the gzip trailer. */
@@ -110,4 +126,63 @@ export function gzipWithTail(start: GzipStart, tail: string): Buffer[] {
   trailer.writeUInt32LE(zlib.crc32(plain, start.crc) >>> 0, 0);
   trailer.writeUInt32LE((start.bytes + plain.length) % 2 ** 32, 4);
   return [start.gzipped, zlib.deflateRawSync(plain), trailer];
+}
+
+const inflateRaw = promisify(zlib.inflateRaw);
+
+/** A queue that lets one task run at a time. */
+function oneAtATime() {
+  let last: Promise<unknown> = Promise.resolve();
+  return <T>(task: () => Promise<T>): Promise<T> => {
+    const run = last.then(task, task);
+    last = run.catch(() => undefined);
+    return run;
+  };
+}
+
+/**
+ * One part is inflated at a time in the whole process, whoever reads: a reader who refuses gzip
+ * costs one thread of libuv's pool at most, however many ask at once, and the request thread
+ * keeps its core (four inflations at once on a 2-core machine took it away for 300-750 ms).
+ */
+const inflateOneAtATime = oneAtATime();
+
+/** Resolves when `res` can take more, or is gone. */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve();
+    };
+    res.on("drain", done);
+    res.on("close", done);
+  });
+}
+
+/**
+ * Sends the text of `start` then `tail`, uncompressed, one part at a time: a part is inflated
+ * (in libuv's pool, one in the process at a time), written, and the next one waits until the
+ * reader has taken it (backpressure), so a reader holds at most one part in memory and a slow one
+ * holds back nobody else. Ends `res`, or destroys it on a failure.
+ */
+export async function writePlainInParts(
+  res: ServerResponse,
+  start: GzipStart,
+  tail: string,
+): Promise<void> {
+  try {
+    for (let i = 0; i + 1 < start.restarts.length; i++) {
+      if (res.destroyed) return;
+      const part = start.gzipped.subarray(start.restarts[i], start.restarts[i + 1]);
+      const plain = await inflateOneAtATime(() =>
+        inflateRaw(part, { finishFlush: zlib.constants.Z_SYNC_FLUSH }),
+      );
+      if (res.destroyed) return;
+      if (!res.write(plain)) await drained(res);
+    }
+    res.end(tail);
+  } catch {
+    res.destroy();
+  }
 }
