@@ -7,7 +7,6 @@
 // read in parts, each step is one part: decoding it, encoding it, its CRC-32, and handing it to
 // zlib, which deflates in libuv's thread pool.
 import type { ServerResponse } from "node:http";
-import { promisify } from "node:util";
 import zlib from "node:zlib";
 import { PUBLISHED_SNAPSHOT_SQL } from "../sql/reads";
 
@@ -128,7 +127,11 @@ export function gzipWithTail(start: GzipStart, tail: string): Buffer[] {
   return [start.gzipped, zlib.deflateRawSync(plain), trailer];
 }
 
-const inflateRaw = promisify(zlib.inflateRaw);
+/** zlib.inflateRaw as a promise (looked up at each call, so that a test can watch it). */
+const inflateRaw = (buffer: Buffer, options: zlib.ZlibOptions) =>
+  new Promise<Buffer>((resolve, reject) =>
+    zlib.inflateRaw(buffer, options, (error, result) => (error ? reject(error) : resolve(result))),
+  );
 
 /** A queue that lets one task run at a time. */
 function oneAtATime() {
