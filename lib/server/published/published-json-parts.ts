@@ -179,7 +179,11 @@ export async function writePlainInParts(
       if (res.destroyed) return;
       const part = start.gzipped.subarray(start.restarts[i], start.restarts[i + 1]);
       const plain = await inflateOneAtATime(() =>
-        inflateRaw(part, { finishFlush: zlib.constants.Z_SYNC_FLUSH }),
+        // One output chunk the size of a whole part: one callback, and no copy to join chunks.
+        inflateRaw(part, {
+          finishFlush: zlib.constants.Z_SYNC_FLUSH,
+          chunkSize: PUBLISHED_PART_MAX_BYTES,
+        }),
       );
       if (res.destroyed) return;
       if (!res.write(plain)) await drained(res);
