@@ -40,6 +40,7 @@ export const BOTH_WORLDS = [
   "lib/server/gallery/http-cache.ts",
   "lib/server/gallery/terms.ts",
   "lib/server/http/request-id.ts",
+  "lib/server/published/published-json-parts.ts",
   "lib/server/published/snapshot-url.ts",
   "lib/server/published/view-counter.ts",
   "lib/server/sql/publish.ts",

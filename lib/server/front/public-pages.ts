@@ -18,8 +18,6 @@
 // Next untouched: a tree that is not published gets Next's 404 page and the route handler's 404.
 // Loaded outside Next's bundle: no "server-only" module may be imported here.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { promisify } from "node:util";
-import zlib from "node:zlib";
 import { LRUCache } from "lru-cache";
 import type { Logger } from "pino";
 import { objectId } from "@/lib/schemas/common";
@@ -38,8 +36,15 @@ import {
   SNAPSHOT_CACHE_CONTROL,
   snapshotVersionMs,
 } from "../published/snapshot-url";
+import {
+  gzipStartOfParts,
+  gzipWithTail,
+  PUBLISHED_PARTS_SQL,
+  writePlainInParts,
+  type GzipStart,
+} from "../published/published-json-parts";
 import { readerOf } from "../published/view-counter";
-import { PUBLISHED_SNAPSHOT_SQL, PUBLISHED_VERSION_SQL, publishedJsonTail } from "../sql/reads";
+import { PUBLISHED_VERSION_SQL, publishedJsonTail } from "../sql/reads";
 
 /** How stale this process's idea of "published, and which publication" may be. */
 export const CHECK_MS = 1_000;
@@ -80,38 +85,8 @@ type Route =
   | { kind: "snapshot"; treeId: string; version: number }
   | { kind: "published"; treeId: string };
 
-/**
- * A publication's JSON without its closing brace, as the start of one gzip body: the gzip header
- * and the text deflated up to a sync flush (byte-aligned, no final block), with the text's CRC-32
- * and length, so that any ending can be deflated and appended per request (gzipWithTail).
- * Browsers read only the first member of a multi-member gzip body, so the body stays one member.
- */
-interface Publication {
-  gzipped: Buffer;
-  crc: number;
-  bytes: number;
-}
-
-const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]);
-const deflateRaw = promisify(zlib.deflateRaw);
-
-async function startGzip(plain: Buffer): Promise<Publication> {
-  const deflated = await deflateRaw(plain, { level: 6, finishFlush: zlib.constants.Z_SYNC_FLUSH });
-  return {
-    gzipped: Buffer.concat([GZIP_HEADER, deflated]),
-    crc: zlib.crc32(plain),
-    bytes: plain.length,
-  };
-}
-
-/** The publication's gzip body ended with `tail`: its last deflate block and the gzip trailer. */
-function gzipWithTail(start: Publication, tail: string): Buffer[] {
-  const plain = Buffer.from(tail);
-  const trailer = Buffer.alloc(8);
-  trailer.writeUInt32LE(zlib.crc32(plain, start.crc) >>> 0, 0);
-  trailer.writeUInt32LE((start.bytes + plain.length) % 2 ** 32, 4);
-  return [start.gzipped, zlib.deflateRawSync(plain), trailer];
-}
+/** A publication's JSON without its closing brace, gzipped once (published-json-parts.ts). */
+type Publication = GzipStart;
 
 interface Page {
   version: number;
@@ -208,7 +183,10 @@ export function createPublicPages(options: PublicPagesOptions): PublicPages {
   const rendering = new Map<string, Promise<Page | null>>();
   const reading = new Map<string, Promise<Publication | null>>();
   /** Per tree: the byte length of its kept publication's JSON, uncompressed. */
-  const plainBytes = new Map<string, { version: number; crc: number; bytes: number }>();
+  const plainBytes = new Map<
+    string,
+    { version: number; crc: number; bytes: number; restarts: number[] }
+  >();
   const oneRenderAtATime = limiter(options.maxRenders ?? 1);
   // A publish or unpublish in this process is seen at once; in another instance, within CHECK_MS.
   // A check that began before the change must not store what it read.
@@ -295,24 +273,26 @@ export function createPublicPages(options: PublicPagesOptions): PublicPages {
     const cached = publications.get(treeId, version);
     const known = plainBytes.get(treeId);
     if (cached && known?.version === version) {
-      return { gzipped: cached, crc: known.crc, bytes: known.bytes };
+      return { gzipped: cached, crc: known.crc, bytes: known.bytes, restarts: known.restarts };
     }
     const key = `${treeId}:${version}`;
     let read = reading.get(key);
     if (!read) {
+      // Read in parts of at most 1 MiB and compressed a part at a time (published-json-parts.ts):
+      // the request thread never decodes or encodes the whole text in one step.
       read = db
-        .query<{ json: string }>("published_snapshot", PUBLISHED_SNAPSHOT_SQL, [
+        .query<{ part: string }>("published_snapshot", PUBLISHED_PARTS_SQL, [
           treeId,
           String(version),
         ])
         .then(async (rows) => {
-          if (!rows[0]) return null;
-          const text = rows[0].json;
+          if (rows.length === 0) return null;
           // Made once per publication, so it is worth the better compression.
-          const start = await startGzip(Buffer.from(text.slice(0, -1)));
+          const start = await gzipStartOfParts(rows.map((row) => row.part));
           publications.set(treeId, version, start.gzipped);
           if (plainBytes.size > 100_000) plainBytes.clear();
-          plainBytes.set(treeId, { version, crc: start.crc, bytes: start.bytes });
+          const { crc, bytes, restarts } = start;
+          plainBytes.set(treeId, { version, crc, bytes, restarts });
           return start;
         })
         .finally(() => reading.delete(key));
@@ -327,7 +307,7 @@ export function createPublicPages(options: PublicPagesOptions): PublicPages {
     status: number,
     headers: Record<string, string | number>,
     gzipped: Buffer[],
-    plain: Buffer | number,
+    plain: Buffer | { start: Publication; tail: string },
   ): void {
     if (status === 304) {
       res.writeHead(304, headers);
@@ -353,21 +333,16 @@ export function createPublicPages(options: PublicPagesOptions): PublicPages {
       res.end(req.method === "HEAD" ? undefined : plain);
       return;
     }
-    // A client that refuses gzip: the kept body is inflated as it is sent, in zlib's thread pool,
-    // a chunk at a time, never held whole.
-    headers["content-length"] = plain;
+    // A client that refuses gzip: the kept publication is inflated as it is sent, a part (1 MiB)
+    // at a time, one part in the process at a time, at the pace the reader takes it
+    // (writePlainInParts), never held whole.
+    headers["content-length"] = plain.start.bytes + Buffer.byteLength(plain.tail);
     res.writeHead(200, headers);
     if (req.method === "HEAD") {
       res.end();
       return;
     }
-    // Large output chunks: each chunk is a callback on the request thread, and 16 KB ones (the
-    // default) were hundreds of callbacks per megabyte for readers of a large publication.
-    const inflate = zlib.createGunzip({ chunkSize: 256 * 1024 });
-    inflate.on("error", () => res.destroy());
-    inflate.pipe(res);
-    for (const part of gzipped) inflate.write(part);
-    inflate.end();
+    void writePlainInParts(res, plain.start, plain.tail);
   }
 
   function securityHeaders(req: IncomingMessage, requestId: string) {
@@ -403,7 +378,7 @@ export function createPublicPages(options: PublicPagesOptions): PublicPages {
           status,
           { ...securityHeaders(req, requestId), "cache-control": "no-store" },
           gzipWithTail(body, tail),
-          body.bytes + Buffer.byteLength(tail),
+          { start: body, tail },
         );
       } else {
         const version = await currentVersion(route.treeId);
@@ -454,7 +429,7 @@ export function createPublicPages(options: PublicPagesOptions): PublicPages {
             etag,
           };
           status = etagMatches(req.headers["if-none-match"], etag) ? 304 : 200;
-          send(req, res, status, headers, gzipWithTail(body, "}"), body.bytes + 1);
+          send(req, res, status, headers, gzipWithTail(body, "}"), { start: body, tail: "}" });
         }
       }
       logger.info(

@@ -5,8 +5,14 @@ import type { PublishedTreeView } from "@/lib/schemas/published";
 import type { Tree } from "@/lib/schemas/tree";
 import { db } from "@/lib/server/db";
 import { notFound } from "@/lib/server/http/errors";
-import { PUBLISHED_JSON_SQL, PUBLISHED_SNAPSHOT_SQL } from "@/lib/server/sql/reads";
+import {
+  PUBLISHED_JSON_SQL,
+  PUBLISHED_SNAPSHOT_SQL,
+  PUBLISHED_VERSION_SQL,
+  publishedJsonTail,
+} from "@/lib/server/sql/reads";
 import { NOT_PUBLISHED, serializePublishStatus } from "./get-publish-status";
+import { PUBLISHED_PARTS_SQL } from "./published-json-parts";
 import { snapshotVersionMs } from "./snapshot-url";
 
 /** The public copy of a tree, for anyone; 404 "This tree is not published" when there is none. */
@@ -55,6 +61,35 @@ export async function getPublishedTreeJson(treeId: string): Promise<string> {
   const row = rows[0];
   if (!row) throw notFound(NOT_PUBLISHED);
   return row.json;
+}
+
+/**
+ * getPublishedTreeJson's text in parts of at most 1 MiB (published-json-parts.ts), for
+ * GET /api/published/{id}: the request thread decodes one part at a time and the route sends them
+ * one at a time, never the whole text (100 MB at 100,000 Sims) as one string. The publication is
+ * read as the current one, then its parts at that very version with the view count as the last
+ * part's ending; a publish in between is read again. 404 as getPublishedTree.
+ */
+export async function getPublishedTreeJsonParts(treeId: string): Promise<string[]> {
+  if (!objectId.safeParse(treeId).success) throw notFound(NOT_PUBLISHED);
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const [current] = await db.$queryRawUnsafe<
+      { publishedAt: string; viewCount: number; listed: boolean }[]
+    >(PUBLISHED_VERSION_SQL, treeId);
+    if (!current) break;
+    const rows = await db.$queryRawUnsafe<{ part: string }[]>(
+      PUBLISHED_PARTS_SQL,
+      treeId,
+      current.publishedAt,
+    );
+    const parts = rows.map((row) => row.part);
+    const last = parts.pop();
+    if (last === undefined) continue;
+    // The snapshot's text without its closing brace, then the view count (publishedJsonTail).
+    parts.push(last.slice(0, -1) + publishedJsonTail(Number(current.viewCount), current.listed));
+    return parts;
+  }
+  throw notFound(NOT_PUBLISHED);
 }
 
 /**
