@@ -102,7 +102,7 @@ async function main() {
   const client = new pg.Client({ connectionString: `${PG_URL}/${database}` });
   try {
     await client.connect();
-    const query: Query = async (text, values) => (await client.query(text, values)).rows;
+    const query: Query = async (text, values) => (await client.query<Record<string, unknown>>(text, values)).rows;
     await setUp(query);
     console.log("PostgreSQL");
     results.postgres = await measure(query);

@@ -1,30 +1,17 @@
 import "server-only";
 import { objectId } from "@/lib/schemas/common";
-import type { Tree } from "@/lib/schemas/tree";
 import { db } from "@/lib/server/db";
 import { notFound } from "@/lib/server/http/errors";
 import { PEOPLE_WORK_MEM, TREE_CANVAS_JSON_SQL, TREE_JSON_SQL } from "@/lib/server/sql/reads";
 import { treeEtag } from "./etag";
 import { withPersonIndexes, withPersonNames } from "./ref-names";
-import { serializeTree, treeSelect } from "./serialize";
 
 export const TREE_NOT_FOUND = "Tree not found";
 
-/** The owner's tree; someone else's, a missing or a deleted tree is 404 "Tree not found". */
-export async function getTreeOrThrow(ownerId: string, treeId: string): Promise<Tree> {
-  if (!objectId.safeParse(treeId).success) throw notFound(TREE_NOT_FOUND);
-  const row = await db.tree.findFirst({
-    where: { id: treeId, ownerId, deletedAt: null },
-    select: treeSelect,
-  });
-  if (!row) throw notFound(TREE_NOT_FOUND);
-  return serializeTree(row);
-}
-
 /**
  * The owner's tree as the JSON text of the API's answer (serializeTree's shape, keys in its
- * order), every person reference with the person's current names, and its ETag; 404 as
- * getTreeOrThrow. PostgreSQL writes the JSON: a 10,000-node `data` is never parsed into objects
+ * order), every person reference with the person's current names, and its ETag; 404 "Tree not
+ * found" for someone else's, a missing or a deleted tree. PostgreSQL writes the JSON: a 10,000-node `data` is never parsed into objects
  * and stringified again in Node.
  */
 export async function getTreeJson(
@@ -47,7 +34,7 @@ export async function getTreeJson(
  * What the editor draws of the owner's tree (GET /api/trees/{id}?fields=canvas, ADR 038): the tree
  * as getTreeJson answers it, but each person reference is the person's position in `people`, the
  * tree's people as GET /api/people?tree=&fields=canvas answers them, read in the same statement;
- * the same ETag; 404 as getTreeOrThrow. The original client never asks for it.
+ * the same ETag; 404 as getTreeJson. The original client never asks for it.
  */
 export async function getTreeCanvasJson(
   ownerId: string,

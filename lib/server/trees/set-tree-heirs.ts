@@ -11,7 +11,7 @@ export function heirsOf(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((id): id is string => typeof id === "string") : [];
 }
 
-/** The owner's tree's heirs; 404 as getTreeOrThrow. */
+/** The owner's tree's heirs; 404 as getTreeJson (someone else's, a missing or a deleted tree). */
 export async function getTreeHeirs(ownerId: string, treeId: string): Promise<{ heirs: string[] }> {
   if (!objectId.safeParse(treeId).success) throw notFound(TREE_NOT_FOUND);
   const row = await db.tree.findFirst({
