@@ -45,6 +45,7 @@ export const BOTH_WORLDS = [
   "lib/server/published/view-counter.ts",
   "lib/server/sql/publish.ts",
   "lib/server/sql/reads.ts",
+  "lib/server/sql/tree-data.ts",
   "lib/server/storable.ts",
   "lib/server/storage/content-type.ts",
   "lib/server/trees/etag.ts",

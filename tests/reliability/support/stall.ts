@@ -13,7 +13,10 @@ export const HEAVY_TIMEOUT_MS = 900_000;
 /**
  * Like `request` (support/client.ts), with raw bodies and HEAVY_TIMEOUT_MS, over node:http:
  * fetch gives up on a response whose headers take more than 300 s (undici's headersTimeout),
- * which a 100,000-Sim import can on the loaded, shared machine.
+ * which a 100,000-Sim import can on the loaded, shared machine. The answer's text and body are
+ * made when first read: this client shares its thread with the version client it times, and
+ * decoding and parsing a 106 MB published tree as it arrived took that thread 2-6 s, which the
+ * version client then reported as the server's stall.
  */
 export function heavyRequest(
   base: string,
@@ -44,21 +47,28 @@ export function heavyRequest(
         res.on("data", (chunk: Buffer) => chunks.push(chunk));
         res.on("error", (error) => failed(error.message));
         res.on("end", () => {
-          const text = Buffer.concat(chunks).toString("utf8");
-          let body: unknown;
-          try {
-            body = JSON.parse(text);
-          } catch {
-            body = undefined;
-          }
           const answerHeaders = new Headers();
           for (const [name, value] of Object.entries(res.headers)) {
             if (typeof value === "string") answerHeaders.set(name, value);
           }
+          let text: string | undefined;
+          let body: { value: unknown } | undefined;
+          const textOf = () => (text ??= Buffer.concat(chunks).toString("utf8"));
           resolve({
             status: res.statusCode ?? 0,
-            body,
-            text,
+            get text() {
+              return textOf();
+            },
+            get body() {
+              if (!body) {
+                try {
+                  body = { value: JSON.parse(textOf()) as unknown };
+                } catch {
+                  body = { value: undefined };
+                }
+              }
+              return body.value;
+            },
             headers: answerHeaders,
             ms: performance.now() - started,
           });
