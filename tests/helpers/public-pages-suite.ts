@@ -567,9 +567,17 @@ export function describePublicPages(makeDb: () => FrontDb) {
       expect(renamed.title).toBe("Renamed Legacy");
     });
 
-    it("hands a tree that is not published, or a query, to Next", async () => {
+    it("serves any query from the one cached body, and hands a tree that is not published to Next", async () => {
       const { treeId } = await publishedLegacy();
-      expect((await get(`/api/published/${treeId}?x=1`)).status).toBe(HANDED_TO_NEXT);
+      statements.length = 0;
+      const plain = await get(`/api/published/${treeId}`);
+      for (const query of ["?x=1", "?_=1732000000000", "?x=2&y=3"]) {
+        const answer = await get(`/api/published/${treeId}${query}`);
+        expect(answer.status).toBe(200);
+        expect(answer.body.equals(plain.body)).toBe(true);
+      }
+      // one build of the publication for all four reads (finding 3: a query cannot make more)
+      expect(statements.filter((name) => name === "published_snapshot")).toHaveLength(1);
       await api.delete(`/api/published/${treeId}`, undefined, { token: owner.token });
       expect((await get(`/api/published/${treeId}`)).status).toBe(HANDED_TO_NEXT);
     });

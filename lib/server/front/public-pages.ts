@@ -113,7 +113,9 @@ export function pagePath(treeId: string, page: PageKey): string {
 /**
  * Which public read a request is; null for anything else (Next answers it). The pages read no
  * query on the server (?p= is read in the browser), so any query is the same page, except the
- * list's ?page=, which names a page of at most MAX_LIST_PAGE.
+ * list's ?page=, which names a page of at most MAX_LIST_PAGE. The published JSON and its snapshot
+ * take no query either (SPEC: none), so a query (a client's cache-buster, or `?x=1` sent to make
+ * the database build a 100 MB publication again and again) is the same cached body.
  */
 export function matchPublicRead(req: IncomingMessage, renderSecret: string): Route | null {
   if ((req.method !== "GET" && req.method !== "HEAD") || !req.url) return null;
@@ -132,11 +134,9 @@ export function matchPublicRead(req: IncomingMessage, renderSecret: string): Rou
   }
   match = SNAPSHOT.exec(pathname);
   const version = match?.[2] ? snapshotVersionMs(match[2]) : null;
-  if (isId(match?.[1]) && version !== null && query === "") {
-    return { kind: "snapshot", treeId: match[1], version };
-  }
+  if (isId(match?.[1]) && version !== null) return { kind: "snapshot", treeId: match[1], version };
   match = PUBLISHED.exec(pathname);
-  if (isId(match?.[1]) && query === "") return { kind: "published", treeId: match[1] };
+  if (isId(match?.[1])) return { kind: "published", treeId: match[1] };
   return null;
 }
 
