@@ -25,7 +25,7 @@ import {
 } from "./pglite-thread-protocol";
 
 const port = parentPort!;
-const { dataDir } = workerData as { dataDir: string };
+const { dataDir, sliceChars = SLICE_CHARS } = workerData as { dataDir: string; sliceChars?: number };
 
 /**
  * The parsers Prisma's adapter passes with every statement, taken from the adapter itself: a
@@ -80,7 +80,7 @@ function queryOptions(options: ThreadQueryOptions): QueryOptions {
   return { rowMode: options.rowMode, paramTypes: options.paramTypes, parsers };
 }
 
-/** Takes text cells longer than SLICE_CHARS out of `result`, to be pulled in pieces. */
+/** Takes text cells longer than sliceChars (SLICE_CHARS) out of `result`, to be pulled in pieces. */
 function holdLongText(id: number, result: Results<unknown>): SlicedCell[] | undefined {
   let sliced: SlicedCell[] | undefined;
   const pieces: string[] = [];
@@ -89,10 +89,10 @@ function holdLongText(id: number, result: Results<unknown>): SlicedCell[] | unde
     for (const key of Object.keys(cells)) {
       const cellKey = Array.isArray(row) ? Number(key) : key;
       const value = cells[cellKey];
-      if (typeof value !== "string" || value.length <= SLICE_CHARS) continue;
+      if (typeof value !== "string" || value.length <= sliceChars) continue;
       (sliced ??= []).push({ row: index, key: cellKey, length: value.length });
-      for (let at = 0; at < value.length; at += SLICE_CHARS) {
-        pieces.push(value.slice(at, at + SLICE_CHARS));
+      for (let at = 0; at < value.length; at += sliceChars) {
+        pieces.push(value.slice(at, at + sliceChars));
       }
       cells[cellKey] = "";
     }

@@ -126,7 +126,11 @@ export class PgliteThread implements EmbeddedDatabase {
 
   constructor(
     readonly dataDir: string,
-    readonly options: { reopenAfterMs: number } = { reopenAfterMs: REOPEN_AFTER_MS },
+    readonly options: {
+      reopenAfterMs: number;
+      /** Longest text sent in one message (SLICE_CHARS); tests and measurements change it. */
+      sliceChars?: number;
+    } = { reopenAfterMs: REOPEN_AFTER_MS },
   ) {
     this.#open();
   }
@@ -139,14 +143,19 @@ export class PgliteThread implements EmbeddedDatabase {
     return this.#thread().then(() => undefined);
   }
 
-  /** The thread's id while it runs (tests stop it to show a crash is answered). */
+  /** The thread's id while it runs. */
   get threadId(): number | undefined {
     return this.#opened?.stopped ? undefined : this.#opened?.worker.threadId;
   }
 
+  /** Ends the thread at once, as a crash would (for the tests of what a crash is answered). */
+  async stopThreadAbruptly(): Promise<void> {
+    await this.#opened?.worker.terminate();
+  }
+
   #open(): Opened {
     const worker = new Worker(pgliteThreadEntry(), {
-      workerData: { dataDir: this.dataDir },
+      workerData: { dataDir: this.dataDir, sliceChars: this.options.sliceChars },
       name: "heirloom-pglite",
       // The thread must not inherit vitest's or tsx's loader flags; it registers tsx itself.
       execArgv: [],
