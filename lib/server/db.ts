@@ -4,8 +4,7 @@ import { PrismaPGlite } from "pglite-prisma-adapter";
 import { getEnv } from "@/lib/env";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { getPgPool } from "./front/pg-pool";
-import { getPglite } from "./front/pglite";
-import { asAdapterClient } from "./front/pglite-thread";
+import { asAdapterClient, getPglite } from "./front/pglite";
 import { sharedProcessSingleton } from "./front/process-singletons";
 
 function createClient(): PrismaClient {

@@ -16,7 +16,7 @@ import type * as Wasm from "@prisma/schema-engine-wasm";
 import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { lockDataFolder, unlockDataFolder } from "../../lib/server/data-lock";
-import { asAdapterClient, type EmbeddedDatabase } from "../../lib/server/front/pglite-thread";
+import { asAdapterClient, type EmbeddedDatabase } from "../../lib/server/front/pglite";
 
 const require = createRequire(import.meta.url);
 const noFilters = { externalTables: [], externalEnums: [] };

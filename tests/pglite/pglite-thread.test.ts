@@ -10,7 +10,7 @@ import { PrismaPGlite } from "pglite-prisma-adapter";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { db, Prisma } from "@/lib/server/db";
-import { handleApiError } from "@/lib/server/http/errors";
+import { DATABASE_UNAVAILABLE, handleApiError } from "@/lib/server/http/errors";
 import {
   appliedMigrations,
   pgliteBackupDatabase,
@@ -300,7 +300,8 @@ describe("a crash of the thread", () => {
     expect(failed).toMatchObject({ code: "08006" });
     const answer = handleApiError(await running);
     expect(answer.status).toBe(503);
-    expect(await answer.json()).toEqual({ errors: [{ detail: expect.any(String) }] });
+    const body = (await answer.json()) as unknown;
+    expect(body).toEqual({ errors: [{ detail: DATABASE_UNAVAILABLE }] });
 
     // the next call opens the database again in a new thread
     expect(await prisma.$queryRaw`SELECT 2::int AS two`).toEqual([{ two: 2 }]);

@@ -2,7 +2,7 @@
 // that run through it. The same SQL runs on PostgreSQL (a pg client of the backup's own) and on
 // the embedded database (the process's one PGlite, inside the server that holds it), so an
 // archive made on either engine restores into either.
-import type { EmbeddedDatabase, EmbeddedTransaction } from "../front/pglite-thread";
+import type { EmbeddedDatabase, EmbeddedTransaction } from "../front/pglite";
 import pg from "pg";
 
 /** One statement at a time, inside a transaction the seam opened. */

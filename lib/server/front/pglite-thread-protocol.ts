@@ -13,7 +13,14 @@ export interface ThreadQueryOptions {
 }
 
 export type Request =
-  | { op: "query"; id: number; tx?: number; text: string; params: unknown[]; options: ThreadQueryOptions }
+  | {
+      op: "query";
+      id: number;
+      tx?: number;
+      text: string;
+      params: unknown[];
+      options: ThreadQueryOptions;
+    }
   | { op: "exec"; id: number; tx?: number; text: string; options: ThreadQueryOptions }
   /** Opens a transaction; the answer comes once BEGIN ran, and the request's id names it. */
   | { op: "begin"; id: number }
@@ -67,8 +74,7 @@ export type Answer =
 
 /** The thread's first message: opened (with the parser sets it knows), or not. */
 export type Hello =
-  | { ready: true; parserSets: string[] }
-  | { ready: false; error: SerializedError };
+  { ready: true; parserSets: string[] } | { ready: false; error: SerializedError };
 
 /**
  * Longest text sent in one message. A longer value (a large tree's published JSON is ~50 MB)

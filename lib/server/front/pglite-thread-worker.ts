@@ -25,7 +25,10 @@ import {
 } from "./pglite-thread-protocol";
 
 const port = parentPort!;
-const { dataDir, sliceChars = SLICE_CHARS } = workerData as { dataDir: string; sliceChars?: number };
+const { dataDir, sliceChars = SLICE_CHARS } = workerData as {
+  dataDir: string;
+  sliceChars?: number;
+};
 
 /**
  * The parsers Prisma's adapter passes with every statement, taken from the adapter itself: a
@@ -51,7 +54,13 @@ function serializeError(error: unknown): SerializedError {
     for (const field of DATABASE_ERROR_FIELDS) {
       if (error[field] !== undefined) fields[field] = error[field];
     }
-    return { kind: "database", message: error.message, length: error.length, name: error.name, fields };
+    return {
+      kind: "database",
+      message: error.message,
+      length: error.length,
+      name: error.name,
+      fields,
+    };
   }
   const plain = error instanceof Error ? error : new Error(String(error));
   const code = (plain as { code?: unknown }).code;
@@ -70,7 +79,7 @@ const transactions = new Map<number, { tx: Transaction; end: (commit: boolean) =
 /** Long text values held back from an answer, in the order the main thread pulls them. */
 const heldSlices = new Map<number, string[]>();
 /** Thrown into a transaction's work to make PGlite roll it back (the main thread's work threw). */
-const ROLL_BACK = Symbol("roll back");
+class RollBack extends Error {}
 
 function queryOptions(options: ThreadQueryOptions): QueryOptions {
   const parsers = options.parsers === undefined ? undefined : parserSets.get(options.parsers);
@@ -167,7 +176,7 @@ function begin(request: Extract<Request, { op: "begin" }>): Promise<number> {
             begun = true;
             transactions.set(request.id, {
               tx,
-              end: (ok) => (ok ? commit() : rollBack(ROLL_BACK)),
+              end: (ok) => (ok ? commit() : rollBack(new RollBack())),
             });
             resolve(request.id);
           }),
@@ -175,9 +184,9 @@ function begin(request: Extract<Request, { op: "begin" }>): Promise<number> {
       .then(
         () => finishing.get(request.id)?.resolve(),
         (error: unknown) => {
-          if (!begun) return reject(error);
+          if (!begun) return reject(error instanceof Error ? error : new Error(String(error)));
           const waiting = finishing.get(request.id);
-          if (error === ROLL_BACK) waiting?.resolve();
+          if (error instanceof RollBack) waiting?.resolve();
           else waiting?.reject(error);
         },
       )

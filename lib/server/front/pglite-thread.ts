@@ -23,6 +23,7 @@ import {
   type SlicedCell,
   type ThreadQueryOptions,
 } from "./pglite-thread-protocol";
+import { processSingleton } from "./process-singletons";
 
 /** What the app uses of a transaction of the embedded database. */
 export type EmbeddedTransaction = Pick<Transaction, "query" | "exec" | "rollback" | "closed">;
@@ -106,7 +107,11 @@ interface Opened {
 const REOPEN_AFTER_MS = 5_000;
 
 /** A request as the caller gives it; #call numbers it. */
-type Outgoing = Request extends infer R ? (R extends { id: number } ? Omit<R, "id"> : never) : never;
+type Outgoing = Request extends infer R
+  ? R extends { id: number }
+    ? Omit<R, "id">
+    : never
+  : never;
 
 /** Fingerprints of the parser sets callers passed, computed once per set. */
 const fingerprints = new WeakMap<ParserOptions, string>();
@@ -176,6 +181,11 @@ export class PgliteThread implements EmbeddedDatabase {
           }
         });
         const stop = (error: Error) => {
+          if (!opened.stopped && !this.#closed) {
+            const log = processSingleton("__heirloomLogger");
+            if (log) log.error({ err: error }, "the embedded database's thread stopped");
+            else console.error(error.message);
+          }
           opened.stopped ??= error;
           reject(error);
           this.#failPending(error);
@@ -245,12 +255,12 @@ export class PgliteThread implements EmbeddedDatabase {
         this.#pending.set(id, { resolve, reject });
         this.#updateRef();
         try {
-          opened.worker.postMessage({ ...request, id } as Request);
+          opened.worker.postMessage({ ...request, id });
         } catch (error) {
           // A parameter that cannot be cloned (a function, say): nothing was sent.
           this.#pending.delete(id);
           this.#updateRef();
-          reject(error as Error);
+          reject(error instanceof Error ? error : new Error(String(error)));
         }
       });
     } catch (error) {
@@ -315,7 +325,10 @@ export class PgliteThread implements EmbeddedDatabase {
 
   async #exec(tx: number | undefined, text: string, options?: QueryOptions): Promise<Results[]> {
     const sent = await this.#options(options);
-    const answer = await this.#call({ op: "exec", tx, text, options: sent }, { query: text, options });
+    const answer = await this.#call(
+      { op: "exec", tx, text, options: sent },
+      { query: text, options },
+    );
     return answer.value as Results[];
   }
 

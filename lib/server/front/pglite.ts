@@ -9,6 +9,9 @@ import { lockDataFolder } from "../data-lock";
 import { PgliteThread, type EmbeddedDatabase } from "./pglite-thread";
 import { processSingleton, setProcessSingleton } from "./process-singletons";
 
+export type { EmbeddedDatabase, EmbeddedTransaction } from "./pglite-thread";
+export { asAdapterClient } from "./pglite-thread";
+
 /**
  * The process's PGlite on `dir`, opened on first use (and again after a close). The folder's
  * lock (data-lock.ts) is taken first, so a second process is refused with a sentence.
