@@ -5,6 +5,7 @@
 // exec, transaction, close) and forwarding each call as a message. Loaded by both module graphs
 // (the start script's and Next's bundle), like pglite.ts.
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import {
   messages,
@@ -159,7 +160,12 @@ export class PgliteThread implements EmbeddedDatabase {
   }
 
   #open(): Opened {
-    const worker = new Worker(pgliteThreadEntry(), {
+    // The entry is given as a line of code that imports it, not as a path: Turbopack bundles the
+    // file of a `new Worker(path)` with all it imports (tsx, esbuild's binary), which must instead
+    // load from node_modules at run time, as the worker pool's entry does.
+    const entry = JSON.stringify(pathToFileURL(pgliteThreadEntry()).href);
+    const worker = new Worker(`import(${entry})`, {
+      eval: true,
       workerData: { dataDir: this.dataDir, sliceChars: this.options.sliceChars },
       name: "heirloom-pglite",
       // The thread must not inherit vitest's or tsx's loader flags; it registers tsx itself.
