@@ -97,8 +97,10 @@ describe("the main thread", () => {
     expect(text.length).toBe(chars);
     expect(text.slice(SLICE_CHARS - 2, SLICE_CHARS + 2)).toBe("abab");
     // Taking in 40 MB of text costs the main thread what making the string costs (and its
-    // garbage collection); in pieces, that cost is spread out (ADR 036 measures it).
-    expect(gaps.p99Ms).toBeLessThan(100);
+    // garbage collection); in pieces that cost is spread out (ADR 036 measures it): p99 41-97 ms
+    // and max 145-416 ms on the loaded shared machine. The bounds are relative, so that the load
+    // does not decide; in the main thread, PGlite held it for one gap as long as the whole.
+    expect(gaps.p99Ms).toBeLessThan(gaps.workMs / 10);
     expect(gaps.maxMs).toBeLessThan(gaps.workMs / 4);
   });
 });
