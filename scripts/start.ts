@@ -17,7 +17,8 @@ try {
   ensureBuild();
   if ("pgliteDir" in target) await fs.mkdir(target.pgliteDir, { recursive: true });
   // The embedded database is opened once, here, and kept open: the migrations, the server in
-  // front of Next and Next's Prisma client all use this one PGlite (lib/server/front/pglite.ts).
+  // front of Next and Next's Prisma client all use this one PGlite (lib/server/front/pglite.ts),
+  // which runs on a worker thread of its own (ADR 036).
   const applied = await applyMigrations({
     target:
       "pgliteDir" in target ? { pglite: getPglite(target.pgliteDir, { port: env.PORT }) } : target,

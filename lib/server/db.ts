@@ -4,7 +4,7 @@ import { PrismaPGlite } from "pglite-prisma-adapter";
 import { getEnv } from "@/lib/env";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { getPgPool } from "./front/pg-pool";
-import { getPglite } from "./front/pglite";
+import { asAdapterClient, getPglite } from "./front/pglite";
 import { sharedProcessSingleton } from "./front/process-singletons";
 
 function createClient(): PrismaClient {
@@ -18,10 +18,10 @@ function createClient(): PrismaClient {
   // before Next, and the server in front of Next reads through it too; under `next dev` and the
   // tests it is opened here. The client is created lazily, so `next build` (which evaluates route
   // modules in worker processes) never opens it, and the folder's lock is taken first: a second
-  // process is refused with a sentence.
-  return new PrismaClient({
-    adapter: new PrismaPGlite(getPglite(env.PGLITE_DIR, { port: env.PORT })),
-  });
+  // process is refused with a sentence. PGlite runs on a thread of its own (ADR 036): the adapter
+  // is given the main thread's stand-in, which forwards what the adapter calls.
+  const pglite = getPglite(env.PGLITE_DIR, { port: env.PORT });
+  return new PrismaClient({ adapter: new PrismaPGlite(asAdapterClient(pglite)) });
 }
 
 /** The one Prisma client, created on first use and kept across hot reloads. */

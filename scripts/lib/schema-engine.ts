@@ -16,6 +16,7 @@ import type * as Wasm from "@prisma/schema-engine-wasm";
 import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { lockDataFolder, unlockDataFolder } from "../../lib/server/data-lock";
+import { asAdapterClient, type EmbeddedDatabase } from "../../lib/server/front/pglite";
 
 const require = createRequire(import.meta.url);
 const noFilters = { externalTables: [], externalEnums: [] };
@@ -23,7 +24,8 @@ const LOCKFILE = "migration_lock.toml";
 /** Any constant works; it only has to be the same for every instance that migrates. */
 const ADVISORY_LOCK_ID = 4_232_017;
 
-export type Target = { databaseUrl: string } | { pgliteDir: string } | { pglite: PGlite };
+/** `pglite`: an open embedded database, the server's (on its own thread, ADR 036) or a PGlite. */
+export type Target = { databaseUrl: string } | { pgliteDir: string } | { pglite: EmbeddedDatabase };
 
 let wasmModule: Promise<typeof Wasm> | undefined;
 
@@ -82,10 +84,10 @@ function sendScriptsWhole(
   factory: SqlMigrationAwareDriverAdapterFactory,
 ): SqlMigrationAwareDriverAdapterFactory {
   const patch = (adapter: SqlDriverAdapter): SqlDriverAdapter => {
-    // Both adapters keep their driver (a pg.Pool or a PGlite) as `client`.
-    const driver = (adapter as unknown as { client: pg.Pool | PGlite }).client;
+    // Both adapters keep their driver (a pg.Pool, or a PGlite or its thread's stand-in) as `client`.
+    const driver = (adapter as unknown as { client: pg.Pool | EmbeddedDatabase }).client;
     adapter.executeScript = async (script) => {
-      if (driver instanceof PGlite) await driver.exec(script);
+      if ("exec" in driver) await driver.exec(script);
       else await driver.query(script);
     };
     return adapter;
@@ -111,7 +113,7 @@ async function connect(target: Target, schema: string): Promise<Connection> {
   if ("databaseUrl" in target) {
     factory = new PrismaPg({ connectionString: target.databaseUrl });
   } else if ("pglite" in target) {
-    factory = new PrismaPGlite(target.pglite);
+    factory = new PrismaPGlite(asAdapterClient(target.pglite));
   } else {
     // Held until close (or longer, when the caller took it first, as npm start does).
     lockDataFolder(target.pgliteDir);

@@ -2,7 +2,7 @@
 // that run through it. The same SQL runs on PostgreSQL (a pg client of the backup's own) and on
 // the embedded database (the process's one PGlite, inside the server that holds it), so an
 // archive made on either engine restores into either.
-import type { PGlite, Transaction } from "@electric-sql/pglite";
+import type { EmbeddedDatabase, EmbeddedTransaction } from "../front/pglite";
 import pg from "pg";
 
 /** One statement at a time, inside a transaction the seam opened. */
@@ -22,7 +22,7 @@ export interface BackupDatabase {
   transaction<T>(work: (session: Session) => Promise<T>): Promise<T>;
 }
 
-function pgliteSession(tx: Transaction): Session {
+function pgliteSession(tx: EmbeddedTransaction): Session {
   return {
     async query<Row extends Record<string, unknown>>(text: string, values: unknown[] = []) {
       return (await tx.query<Row>(text, values)).rows;
@@ -30,8 +30,11 @@ function pgliteSession(tx: Transaction): Session {
   };
 }
 
-/** The embedded database through the process's PGlite (never a second instance on its folder). */
-export function pgliteBackupDatabase(pglite: PGlite): BackupDatabase {
+/**
+ * The embedded database through the process's PGlite (never a second instance on its folder):
+ * the server's, on its own thread (ADR 036), or the one the backup and restore scripts open.
+ */
+export function pgliteBackupDatabase(pglite: EmbeddedDatabase): BackupDatabase {
   return {
     engine: "pglite",
     snapshot: (work) =>

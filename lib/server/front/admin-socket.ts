@@ -6,7 +6,6 @@
 import fs from "node:fs/promises";
 import { createServer, type Server, type ServerResponse } from "node:http";
 import path from "node:path";
-import type { PGlite } from "@electric-sql/pglite";
 import type { Logger } from "pino";
 import type { Env } from "@/lib/env";
 import {
@@ -17,6 +16,7 @@ import {
   prepareBackup,
 } from "../backup/archive";
 import { pgliteBackupDatabase } from "../backup/database";
+import type { EmbeddedDatabase } from "./pglite-thread";
 
 export interface AdminSocket {
   close(): Promise<void>;
@@ -34,7 +34,7 @@ const answerError = (res: ServerResponse, status: number, detail: string) => {
  */
 export async function startAdminSocket(options: {
   env: Pick<Env, "DATA_DIR" | "UPLOADS_DIR" | "S3_BUCKET" | "BLOB_READ_WRITE_TOKEN">;
-  pglite: () => PGlite;
+  pglite: () => EmbeddedDatabase;
   logger: Logger;
 }): Promise<AdminSocket | null> {
   const { env } = options;

@@ -2,8 +2,8 @@
 // (lib/server/sql/reads.ts, the view counts' batch) go through `query`, which both engines
 // implement, so the public pages, the fast reads and the batched view counts are one code path on
 // PostgreSQL and on the embedded default.
-import type { PGlite } from "@electric-sql/pglite";
 import type pg from "pg";
+import type { EmbeddedDatabase } from "./pglite-thread";
 
 export interface FrontDb {
   /** Which engine answers: for logs and the few differences ADR 023 names. */
@@ -37,9 +37,10 @@ export function pgFrontDb(pool: pg.Pool): FrontDb {
 /**
  * The embedded database through the process's one PGlite (pglite.ts), the very instance Prisma's
  * adapter uses: PGlite runs one statement at a time, and a Prisma transaction holds it until it
- * ends, so a read here waits for it as a second pool connection would wait for its locks.
+ * ends, so a read here waits for it as a second pool connection would wait for its locks. The
+ * statement runs on the database's own thread (ADR 036); the rows are parsed there too.
  */
-export function pgliteFrontDb(pglite: PGlite): FrontDb {
+export function pgliteFrontDb(pglite: EmbeddedDatabase): FrontDb {
   return {
     engine: "pglite",
     async query<Row extends Record<string, unknown>>(

@@ -9,11 +9,11 @@
 //
 // It imports nothing from the modules that keep their singletons here (a type import would be a
 // circle in the import graph too: see ProcessViewCounter).
-import type { PGlite } from "@electric-sql/pglite";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import type { Redis } from "ioredis";
 import type pg from "pg";
 import type { Logger } from "pino";
+import type { EmbeddedDatabase } from "./pglite-thread";
 
 /** What the process's view counter offers (published/view-counter.ts implements it). */
 export interface ProcessViewCounter {
@@ -38,9 +38,10 @@ interface ProcessSingletons {
   /**
    * The embedded database when DATABASE_URL is unset (front/pglite.ts): one PGlite per process
    * and per folder, opened by the start script (or by db.ts's first use under `next dev` and the
-   * tests), shared by Prisma's adapter in the bundle, the server in front and the backup.
+   * tests), shared by Prisma's adapter in the bundle, the server in front and the backup. It runs
+   * on a thread of its own: this is the main thread's stand-in for it (pglite-thread.ts, ADR 036).
    */
-  __heirloomPglite: PGlite;
+  __heirloomPglite: EmbeddedDatabase;
   /**
    * The pino logger (front/process-logger.ts): one destination for both graphs, so their
    * buffered lines never interleave mid-line.
