@@ -15,9 +15,12 @@ export interface HeldStructure {
 
 /**
  * Stored bytes of structure kept parsed in memory, least recently saved first out. A parsed
- * structure takes about 4-6 times its JSON bytes of heap, so this is some 150 MB at most.
+ * structure takes about 4-6 times its JSON bytes of heap, and its kept texts (ADR 034, 037) about
+ * once more, so this is some 300-450 MB at most. At 32 MB the long autosave storm's 55 trees of
+ * 650 kB did not fit, each save read its tree again, and it managed 19.1 saves a second (p50 3.0 s,
+ * p99 6.5 s); at 64 MB, 32.6 (p50 1.5 s, p99 5.0 s), same quiet machine.
  */
-const BUDGET_BYTES = 32 * 1024 * 1024;
+const BUDGET_BYTES = 64 * 1024 * 1024;
 
 const held = new LRUCache<string, HeldStructure>({
   maxSize: BUDGET_BYTES,
