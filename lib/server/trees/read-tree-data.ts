@@ -1,6 +1,7 @@
 import "server-only";
-import type { Prisma } from "@/lib/generated/prisma/client";
+import { Prisma } from "@/lib/generated/prisma/client";
 import type { TreeNode } from "@/lib/schemas/tree";
+import { treeDataText } from "@/lib/server/sql/tree-data";
 
 /**
  * The whole stored structure of a tree as JSON text, its chunks put in place (ADR 037), or null
@@ -11,7 +12,7 @@ export async function readTreeText(
   treeId: string,
 ): Promise<string | null> {
   const rows = await tx.$queryRaw<{ data: string }[]>`
-    SELECT heirloom_tree_text(t."id", t."data") AS "data" FROM "Tree" t WHERE t."id" = ${treeId}`;
+    SELECT ${Prisma.raw(treeDataText("t"))} AS "data" FROM "Tree" t WHERE t."id" = ${treeId}`;
   return rows[0]?.data ?? null;
 }
 
