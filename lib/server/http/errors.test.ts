@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { isDatabaseUnavailable } from "./errors";
+import { isDatabaseUnavailable, isServerBusy } from "./errors";
 
 const known = (code: string, meta?: Record<string, unknown>) =>
   new Prisma.PrismaClientKnownRequestError("failed", { code, clientVersion: "7", meta });
@@ -57,5 +57,29 @@ describe("isDatabaseUnavailable", () => {
     ],
   ])("is false for %s", (_name, error) => {
     expect(isDatabaseUnavailable(error)).toBe(false);
+  });
+});
+
+describe("isServerBusy", () => {
+  it.each([
+    ["Prisma's expired or unstartable transaction (P2028)", known("P2028")],
+    [
+      "PostgreSQL's lock timeout (55P03) behind a raw query",
+      known("P2010", {
+        driverAdapterError: { cause: { kind: "postgres", originalCode: "55P03" } },
+      }),
+    ],
+    ["PostgreSQL's statement timeout (57014)", Object.assign(new Error("canceled"), { code: "57014" })],
+    ["a deadlock (40P01)", Object.assign(new Error("deadlock"), { code: "40P01" })],
+  ])("is true for %s", (_name, error) => {
+    expect(isServerBusy(error)).toBe(true);
+  });
+
+  it.each([
+    ["a unique violation", known("P2002")],
+    ["a plain bug", new TypeError("x is undefined")],
+    ["the database out of reach (P1001), which is a 503 of its own", known("P1001")],
+  ])("is false for %s", (_name, error) => {
+    expect(isServerBusy(error)).toBe(false);
   });
 });

@@ -68,6 +68,38 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return false;
 }
 
+export const SERVER_BUSY = "The server is busy right now. Please try again in a moment.";
+
+/** PostgreSQL's codes for work given up while it waited: a lock, a statement timeout, a deadlock. */
+const GAVE_UP_CODES = new Set(["55P03", "57014", "40P01", "40001"]);
+
+/**
+ * True when `error` says the work gave up waiting rather than that it was wrong: Prisma's P2028
+ * (a transaction that could not start within maxWait or outlived its timeout, as a save queued
+ * behind many others in a storm does), or PostgreSQL giving up on a lock or a statement. Such a
+ * request may be sent again as it was: nothing it did was kept.
+ */
+export function isServerBusy(error: unknown): boolean {
+  if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2028") return true;
+  const seen = new Set<unknown>();
+  const stack: unknown[] = [error];
+  while (stack.length > 0) {
+    const item = stack.pop() as {
+      code?: unknown;
+      originalCode?: unknown;
+      cause?: unknown;
+      meta?: { driverAdapterError?: unknown };
+    } | null;
+    if (!item || typeof item !== "object" || seen.has(item)) continue;
+    seen.add(item);
+    for (const code of [item.code, item.originalCode]) {
+      if (typeof code === "string" && GAVE_UP_CODES.has(code)) return true;
+    }
+    stack.push(item.cause, item.meta?.driverAdapterError);
+  }
+  return false;
+}
+
 /** Maps anything thrown by a handler to the spec's error shape; unexpected errors are hidden. */
 export function handleApiError(error: unknown, requestId?: string): NextResponse {
   if (error instanceof ApiError) return errorResponse(error.status, error.detail, error.headers);
@@ -79,6 +111,10 @@ export function handleApiError(error: unknown, requestId?: string): NextResponse
   if (isDatabaseUnavailable(error)) {
     logger.warn({ err: error, requestId }, "database unavailable");
     return errorResponse(503, DATABASE_UNAVAILABLE, { "Retry-After": "5" });
+  }
+  if (isServerBusy(error)) {
+    logger.warn({ err: error, requestId }, "gave up waiting");
+    return errorResponse(503, SERVER_BUSY, { "Retry-After": "1" });
   }
   logger.error({ err: error, requestId }, "unhandled error");
   return errorResponse(500, "Something went wrong on our side. Please try again.");
