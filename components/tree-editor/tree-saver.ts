@@ -3,6 +3,13 @@ import type { PersonRef, TreeNode } from "@/lib/schemas/tree";
 import { TREE_PATCH_LIMITS } from "@/lib/tree/patch-limits";
 
 /**
+ * The editor's autosave delay: a change is saved this long after the last one, and never while a
+ * save of the tree is on its way (TreeSaver), so an editor sends at most one save per this delay
+ * plus the answer's time. The reliability storm paces its editors by it.
+ */
+export const AUTOSAVE_DELAY = 1000;
+
+/**
  * saved: the server has what is shown; pending: a change waits for the autosave; saving: a
  * request is out; error: the last save failed (kept, retried on the next change or Save);
  * conflict: someone else saved first, so nothing more is sent until the page is reloaded.

@@ -5,9 +5,8 @@ import { api, ApiRequestError } from "@/lib/client/api";
 import { notify } from "@/lib/client/toast";
 import type { TreeNode } from "@/lib/schemas/tree";
 import { JSON_PATCH_TYPE } from "@/lib/tree/patch-limits";
-import { TreeSaver, type SaveStatus } from "./tree-saver";
+import { AUTOSAVE_DELAY, TreeSaver, type SaveStatus } from "./tree-saver";
 
-export const AUTOSAVE_DELAY = 1000;
 export const EDITOR_ERROR = "Unknown error occurred";
 export const CONFLICT_MESSAGE =
   "This tree was changed in another tab or window, so your latest changes were not saved.";

@@ -1,8 +1,13 @@
 // Autosave storm: many editors save the same and different trees at once against the production
 // server on PostgreSQL, each with If-Match of the version it last saw and a re-read on 409.
-// Nothing may fail on the server's side, and each tree must end as its last accepted save. Twice:
-// with JSON Patches, as Heirloom's editor saves (issue 23's goal is this storm's p99), and with
-// whole {data} bodies, as the original Plum Tree client saves.
+// Nothing may fail on the server's side, and each tree must end as its last accepted save.
+// - JSON Patches paced as Heirloom's editor sends them: each editor's next save leaves
+//   AUTOSAVE_DELAY after its last answer (TreeSaver never sends one while another is on its way,
+//   and waits that long after the last change), and it re-reads what the editor loads,
+//   GET /api/trees/{id}?fields=canvas. Issue 23's p99 goal is this storm's.
+// - Whole {data} bodies with no pause at all, and the original client's GET on 409: the server
+//   saturated (more than a 2-core machine serves at once), where only correctness is asked.
+// - In long mode, JSON Patches with no pause too: the patch path's saturation figures.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import {
   type Answer,
@@ -26,6 +31,7 @@ import {
   removeTempDirs,
   tempDir,
 } from "./support/server";
+import { AUTOSAVE_DELAY } from "@/components/tree-editor/tree-saver";
 import { JSON_PATCH_TYPE } from "@/lib/schemas/tree";
 import { buildTree, saveBody, variantOf, variantPatch } from "./support/trees";
 
@@ -105,9 +111,23 @@ async function setUpTrees(): Promise<StormTree[]> {
 
 type SaveForm = "patch" | "whole";
 
-/** One editor: save, and on 409 re-read the tree, until the storm is over. */
+interface StormCase {
+  form: SaveForm;
+  /** The pause between an editor's answer and its next save (0: none). */
+  pauseMs: number;
+  /** The section of bench/results/reliability.json. */
+  figuresName: string;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * One editor: save, and on 409 re-read the tree, until the storm is over. A paced editor re-reads
+ * as Heirloom's editor loads (fields=canvas: references by position, which variantOf does not
+ * read); an unpaced one as the original client reads.
+ */
 async function runClient(
-  form: SaveForm,
+  { form, pauseMs }: StormCase,
   tree: StormTree,
   deadline: number,
   outcomes: Outcome[],
@@ -119,11 +139,15 @@ async function runClient(
       ms: answer.ms,
       detail: answer.failure ?? answer.text.slice(0, 200),
     });
-  const read = await getTree(server.url, tree.token, tree.id);
+  const reread = () =>
+    getTree(server.url, tree.token, tree.id, pauseMs > 0 ? { canvas: true } : undefined);
+  const read = await reread();
   record("reread", read);
   let seen = read.body?.version ?? 0;
   // the variant the client holds at version `seen`, which its next patch starts from
   let held = read.body ? (variantOf(read.body.data) ?? 0) : 0;
+  // editors do not all start in the same millisecond
+  if (pauseMs > 0) await sleep(Math.random() * pauseMs);
   while (Date.now() < deadline) {
     const variant = tree.nextVariant++;
     const answer =
@@ -151,101 +175,110 @@ async function runClient(
       held = variant;
     } else {
       // 409 (or recorded above as unexpected): start again from a fresh read
-      const reread = await getTree(server.url, tree.token, tree.id);
-      record("reread", reread);
-      if (reread.status === 200 && reread.body) {
-        seen = reread.body.version;
-        held = variantOf(reread.body.data) ?? held;
+      const fresh = await reread();
+      record("reread", fresh);
+      if (fresh.status === 200 && fresh.body) {
+        seen = fresh.body.version;
+        held = variantOf(fresh.body.data) ?? held;
       }
     }
+    if (pauseMs > 0) await sleep(pauseMs);
   }
 }
 
-describe.each<[SaveForm, string]>([
-  ["patch", "autosaveStorm"],
-  ["whole", "autosaveStormWhole"],
-])(`autosave storm of %s saves (${MODE}: ${CLIENTS} clients for ${SIZES.seconds} s)`, (form, figuresName) => {
-  test("every save answers 200 or 409, and each tree ends as its last accepted save", async () => {
-    const trees = await setUpTrees();
-    const shared = trees.slice(0, SIZES.sharedTrees);
-    const clientsTrees = [
-      ...shared.flatMap((tree) => Array.from({ length: SIZES.clientsPerSharedTree }, () => tree)),
-      ...trees.slice(SIZES.sharedTrees),
-    ];
-    expect(clientsTrees).toHaveLength(CLIENTS);
+const CASES: StormCase[] = [
+  { form: "patch", pauseMs: AUTOSAVE_DELAY, figuresName: "autosaveStorm" },
+  { form: "whole", pauseMs: 0, figuresName: "autosaveStormWhole" },
+  ...(LONG ? [{ form: "patch" as const, pauseMs: 0, figuresName: "autosaveStormUnpaced" }] : []),
+];
 
-    const outcomes: Outcome[] = [];
-    const started = performance.now();
-    const deadline = Date.now() + SIZES.seconds * 1_000;
-    await Promise.all(clientsTrees.map((tree) => runClient(form, tree, deadline, outcomes)));
-    const elapsedSeconds = (performance.now() - started) / 1_000;
+describe.each(CASES)(
+  `autosave storm of $form saves, $pauseMs ms apart (${MODE}: ${CLIENTS} clients for ${SIZES.seconds} s)`,
+  (stormCase) => {
+    const { form, pauseMs, figuresName } = stormCase;
+    test("every save answers 200 or 409, and each tree ends as its last accepted save", async () => {
+      const trees = await setUpTrees();
+      const shared = trees.slice(0, SIZES.sharedTrees);
+      const clientsTrees = [
+        ...shared.flatMap((tree) => Array.from({ length: SIZES.clientsPerSharedTree }, () => tree)),
+        ...trees.slice(SIZES.sharedTrees),
+      ];
+      expect(clientsTrees).toHaveLength(CLIENTS);
 
-    const saves = outcomes.filter((o) => o.kind === "save");
-    const unexpected = outcomes.filter((o) => o.status !== 200 && o.status !== 409);
-    const figures = {
-      saveForm: form,
-      clients: CLIENTS,
-      trees: trees.length,
-      sharedTrees: SIZES.sharedTrees,
-      clientsPerSharedTree: SIZES.clientsPerSharedTree,
-      nodesPerTree: NODES,
-      bodyBytes: saveBody(buildTree(trees[0]!.people, NODES, 0)).length,
-      durationSeconds: round(elapsedSeconds),
-      saves: saves.length,
-      savesPerSecond: round(saves.length / elapsedSeconds),
-      ok200: saves.filter((o) => o.status === 200).length,
-      conflict409: saves.filter((o) => o.status === 409).length,
-      rereads: outcomes.length - saves.length,
-      saveP50Ms: round(
-        percentile(
-          saves.map((o) => o.ms),
-          50,
+      const outcomes: Outcome[] = [];
+      const started = performance.now();
+      const deadline = Date.now() + SIZES.seconds * 1_000;
+      await Promise.all(clientsTrees.map((tree) => runClient(stormCase, tree, deadline, outcomes)));
+      const elapsedSeconds = (performance.now() - started) / 1_000;
+
+      const saves = outcomes.filter((o) => o.kind === "save");
+      const unexpected = outcomes.filter((o) => o.status !== 200 && o.status !== 409);
+      const figures = {
+        saveForm: form,
+        pauseMs,
+        clients: CLIENTS,
+        trees: trees.length,
+        sharedTrees: SIZES.sharedTrees,
+        clientsPerSharedTree: SIZES.clientsPerSharedTree,
+        nodesPerTree: NODES,
+        bodyBytes: saveBody(buildTree(trees[0]!.people, NODES, 0)).length,
+        durationSeconds: round(elapsedSeconds),
+        saves: saves.length,
+        savesPerSecond: round(saves.length / elapsedSeconds),
+        ok200: saves.filter((o) => o.status === 200).length,
+        conflict409: saves.filter((o) => o.status === 409).length,
+        rereads: outcomes.length - saves.length,
+        saveP50Ms: round(
+          percentile(
+            saves.map((o) => o.ms),
+            50,
+          ),
         ),
-      ),
-      saveP99Ms: round(
-        percentile(
-          saves.map((o) => o.ms),
-          99,
+        saveP99Ms: round(
+          percentile(
+            saves.map((o) => o.ms),
+            99,
+          ),
         ),
-      ),
-      saveMaxMs: round(
-        percentile(
-          saves.map((o) => o.ms),
-          100,
+        saveMaxMs: round(
+          percentile(
+            saves.map((o) => o.ms),
+            100,
+          ),
         ),
-      ),
-      count5xx: outcomes.filter((o) => o.status >= 500).length,
-      unexpected: unexpected.length,
-    };
-    reportFigures(figuresName, figures);
+        count5xx: outcomes.filter((o) => o.status >= 500).length,
+        unexpected: unexpected.length,
+      };
+      reportFigures(figuresName, figures);
 
-    expect(unexpected.slice(0, 5), "answers other than 200 and 409").toEqual([]);
-    expect(figures.ok200).toBeGreaterThan(trees.length);
-    // the shared trees must really have been contended
-    expect(figures.conflict409).toBeGreaterThan(0);
+      expect(unexpected.slice(0, 5), "answers other than 200 and 409").toEqual([]);
+      expect(figures.ok200).toBeGreaterThan(trees.length);
+      // the shared trees must really have been contended
+      expect(figures.conflict409).toBeGreaterThan(0);
 
-    for (const tree of trees) {
-      // every accepted save moved the version on by one from its If-Match: no lost update
-      const versions = tree.accepted.map((a) => a.version);
-      expect(new Set(versions).size, `tree ${tree.id}: two saves got one version`).toBe(
-        versions.length,
-      );
-      for (const save of tree.accepted.slice(1)) {
-        expect(save.version, `tree ${tree.id}: save of variant ${save.variant}`).toBe(
-          save.ifMatch + 1,
+      for (const tree of trees) {
+        // every accepted save moved the version on by one from its If-Match: no lost update
+        const versions = tree.accepted.map((a) => a.version);
+        expect(new Set(versions).size, `tree ${tree.id}: two saves got one version`).toBe(
+          versions.length,
+        );
+        for (const save of tree.accepted.slice(1)) {
+          expect(save.version, `tree ${tree.id}: save of variant ${save.variant}`).toBe(
+            save.ifMatch + 1,
+          );
+        }
+        const last = tree.accepted.reduce((a, b) => (b.version > a.version ? b : a));
+        const stored = await getTree(server.url, tree.token, tree.id);
+        expect(stored.status).toBe(200);
+        expect(stored.body!.version, `tree ${tree.id}: version`).toBe(last.version);
+        expect(variantOf(stored.body!.data), `tree ${tree.id}: stored variant`).toBe(last.variant);
+        expect(fingerprint(stored.body!.data), `tree ${tree.id}: stored structure`).toBe(
+          fingerprint(buildTree(tree.people, NODES, last.variant)),
         );
       }
-      const last = tree.accepted.reduce((a, b) => (b.version > a.version ? b : a));
-      const stored = await getTree(server.url, tree.token, tree.id);
-      expect(stored.status).toBe(200);
-      expect(stored.body!.version, `tree ${tree.id}: version`).toBe(last.version);
-      expect(variantOf(stored.body!.data), `tree ${tree.id}: stored variant`).toBe(last.variant);
-      expect(fingerprint(stored.body!.data), `tree ${tree.id}: stored structure`).toBe(
-        fingerprint(buildTree(tree.people, NODES, last.variant)),
-      );
-    }
-  });
-});
+    });
+  },
+);
 
 describe("keep-alive connections", () => {
   // Node's default closes an idle keep-alive connection after 5 s; a client or proxy reusing it

@@ -139,9 +139,19 @@ function withoutNames(data: unknown): void {
   }
 }
 
-export async function getTree(base: string, token: string, treeId: string) {
-  const answer = await request<StoredTree>(base, "GET", `/api/trees/${treeId}`, { token });
-  if (answer.body) withoutNames(answer.body.data);
+/**
+ * GET /api/trees/{id} as the original client reads it, names taken out; with `canvas`, as
+ * Heirloom's editor loads it (fields=canvas, ADR 038): references as positions in its people.
+ */
+export async function getTree(
+  base: string,
+  token: string,
+  treeId: string,
+  options?: { canvas: boolean },
+) {
+  const query = options?.canvas ? "?fields=canvas" : "";
+  const answer = await request<StoredTree>(base, "GET", `/api/trees/${treeId}${query}`, { token });
+  if (answer.body && !options?.canvas) withoutNames(answer.body.data);
   return answer;
 }
 
