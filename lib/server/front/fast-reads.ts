@@ -28,6 +28,8 @@ import {
   PEOPLE_CANVAS_JSON_FOR_SESSION_SQL,
   PEOPLE_JSON_FOR_SESSION_SQL,
   TREE_CANVAS_JSON_FOR_SESSION_SQL,
+  TREE_CANVAS_PEOPLE_PART_FOR_SESSION_SQL,
+  TREE_CANVAS_TREE_PART_FOR_SESSION_SQL,
   TREE_GENERATIONS_FOR_SESSION_SQL,
   TREE_JSON_FOR_SESSION_SQL,
 } from "../sql/reads";
@@ -160,6 +162,47 @@ export function createFastReads(options: FastReadsOptions): FastReads {
     values: unknown[],
   ) => ({ rows: await db.query<Row>(name, text, values) });
 
+  interface JsonRow extends Record<string, unknown> {
+    json: string;
+    names?: string | null;
+    people?: string;
+    version?: number;
+    detailsVersion?: number;
+    generation: number;
+  }
+
+  const readJson = async (
+    kind: keyof typeof JSON_READS,
+    treeId: string,
+    claims: [string, string, string],
+  ) => (await query<JsonRow>(...JSON_READS[kind], [treeId, ...claims])).rows;
+
+  /**
+   * GET /api/trees/{id}?fields=canvas's row on PostgreSQL: its tree part and its people part at
+   * once, on two of the pool's connections, then put together as the one statement answers them.
+   * When the parts' generations differ (the tree or its people changed between their snapshots),
+   * the one statement is read instead, so every reference is one of the people sent.
+   */
+  async function readTreeCanvasInParts(
+    treeId: string,
+    claims: [string, string, string],
+  ): Promise<JsonRow | undefined> {
+    const values = [treeId, ...claims];
+    const [trees, people] = await Promise.all([
+      query<JsonRow>("tree_canvas_tree_part", TREE_CANVAS_TREE_PART_FOR_SESSION_SQL, values),
+      query<{ json: string; generation: number }>(
+        "tree_canvas_people_part",
+        TREE_CANVAS_PEOPLE_PART_FOR_SESSION_SQL,
+        values,
+      ),
+    ]);
+    const tree = trees.rows[0];
+    const list = people.rows[0];
+    if (!tree || !list) return undefined;
+    if (Number(tree.generation) === Number(list.generation)) return { ...tree, people: list.json };
+    return (await readJson("treeCanvas", treeId, claims))[0];
+  }
+
   async function read(route: Route, req: IncomingMessage): Promise<Answer | null> {
     const json = { "content-type": "application/json" };
     switch (route.kind) {
@@ -193,16 +236,10 @@ export function createFastReads(options: FastReadsOptions): FastReads {
           }
         }
         // Each statement answers the JSON text and its generation; the trees also their version.
-        const [name, text] = JSON_READS[route.kind];
-        const { rows } = await query<{
-          json: string;
-          names?: string | null;
-          people?: string;
-          version?: number;
-          detailsVersion?: number;
-          generation: number;
-        }>(name, text, [route.treeId, ...claims]);
-        const row = rows[0];
+        const row =
+          route.kind === "treeCanvas" && db.engine === "postgresql"
+            ? await readTreeCanvasInParts(route.treeId, claims)
+            : (await readJson(route.kind, route.treeId, claims))[0];
         if (!row) return null;
         const cacheAs = cacheable ? { key, generation: row.generation } : undefined;
         if (route.kind === "people" || route.kind === "canvas") {
