@@ -15,6 +15,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
+import { LRUCache } from "lru-cache";
 import type { Logger } from "pino";
 import { imageName, objectId } from "@/lib/schemas/common";
 import { IMAGE_SIZES } from "@/lib/schemas/upload";
@@ -36,7 +37,13 @@ import {
 import { contentTypeForKey } from "../storage/content-type";
 import { isStorable } from "../storable";
 import { treeEtag } from "../trees/etag";
-import { withPersonIndexes, withPersonNames } from "../trees/ref-names";
+import {
+  type IndexedTree,
+  indexTreeRefs,
+  listedIds,
+  withPeopleList,
+  withPersonNames,
+} from "../trees/ref-names";
 import { IMAGE_HEADERS, negotiateFormat, variantKey } from "../uploads/image-files";
 
 export interface FastReadsOptions {
@@ -169,7 +176,21 @@ export function createFastReads(options: FastReadsOptions): FastReads {
     version?: number;
     detailsVersion?: number;
     generation: number;
+    treeGeneration?: number;
   }
+
+  /**
+   * The editor's tree parts with references as positions, per tree: what indexing the tree part
+   * made, at its tree generation, against the people's ids of then. Half the bodies' budget.
+   */
+  const indexedTrees =
+    cacheBytes > 0
+      ? new LRUCache<string, { treeGeneration: number; ids: string[]; tree: IndexedTree }>({
+          maxSize: cacheBytes / 2,
+          maxEntrySize: cacheBytes / 8,
+          sizeCalculation: (kept) => Math.max(1, kept.tree.open.length + 40 * kept.ids.length),
+        })
+      : null;
 
   const readJson = async (
     kind: keyof typeof JSON_READS,
@@ -178,15 +199,17 @@ export function createFastReads(options: FastReadsOptions): FastReads {
   ) => (await query<JsonRow>(...JSON_READS[kind], [treeId, ...claims])).rows;
 
   /**
-   * GET /api/trees/{id}?fields=canvas's row on PostgreSQL: its tree part and its people part at
-   * once, on two of the pool's connections, then put together as the one statement answers them.
-   * When the parts' generations differ (the tree or its people changed between their snapshots),
-   * the one statement is read instead, so every reference is one of the people sent.
+   * GET /api/trees/{id}?fields=canvas's tree and people, read whole: on PostgreSQL its tree part
+   * and its people part at once, on two of the pool's connections, put together as the one
+   * statement answers them; the one statement when the parts' generations differ (the tree or its
+   * people changed between their snapshots), so every reference is one of the people sent. On the
+   * embedded database, which runs one statement at a time, the one statement.
    */
-  async function readTreeCanvasInParts(
+  async function readTreeCanvasWhole(
     treeId: string,
     claims: [string, string, string],
   ): Promise<JsonRow | undefined> {
+    if (db.engine !== "postgresql") return (await readJson("treeCanvas", treeId, claims))[0];
     const values = [treeId, ...claims];
     const [trees, people] = await Promise.all([
       query<JsonRow>("tree_canvas_tree_part", TREE_CANVAS_TREE_PART_FOR_SESSION_SQL, values),
@@ -203,6 +226,58 @@ export function createFastReads(options: FastReadsOptions): FastReads {
     return (await readJson("treeCanvas", treeId, claims))[0];
   }
 
+  /**
+   * GET /api/trees/{id}?fields=canvas's answer. When this process keeps the tree's part indexed
+   * from the tree generation the database still has, and the people's ids of then still lead the
+   * list in the same order (a rename, an edit or a new Sim moves no one), the people part alone is
+   * read and joined to it: the tree's part, its text put together from its chunks and its
+   * references indexed, cost as much again. Otherwise the whole is read, and its tree part kept.
+   */
+  async function readTreeCanvas(
+    treeId: string,
+    claims: [string, string, string],
+    /** The tree generation just read, when known: a kept part of another is not tried. */
+    treeGeneration?: number,
+  ): Promise<
+    { json: string; version: number; detailsVersion: number; generation: number } | undefined
+  > {
+    const kept = indexedTrees?.get(treeId);
+    if (kept && (treeGeneration === undefined || treeGeneration === kept.treeGeneration)) {
+      const { rows } = await query<{
+        json: string;
+        generation: number;
+        treeGeneration: number;
+        version: number;
+        detailsVersion: number;
+      }>("tree_canvas_people_part", TREE_CANVAS_PEOPLE_PART_FOR_SESSION_SQL, [treeId, ...claims]);
+      const people = rows[0];
+      if (!people) return undefined;
+      if (Number(people.treeGeneration) === kept.treeGeneration) {
+        const ids = listedIds(people.json);
+        // a reference left as stored stays right only while the list holds the very same ids
+        const usable =
+          kept.tree.unresolved === 0
+            ? kept.ids.length <= ids.length && kept.ids.every((id, i) => ids[i] === id)
+            : kept.ids.length === ids.length && kept.ids.every((id, i) => ids[i] === id);
+        if (usable) return { ...people, json: withPeopleList(kept.tree, people.json) };
+      }
+    }
+    const row = await readTreeCanvasWhole(treeId, claims);
+    if (!row) return undefined;
+    const peopleJson = row.people ?? "[]";
+    const ids = listedIds(peopleJson);
+    const tree = indexTreeRefs(row.json, ids);
+    if (row.treeGeneration !== undefined) {
+      indexedTrees?.set(treeId, { treeGeneration: Number(row.treeGeneration), ids, tree });
+    }
+    return {
+      json: withPeopleList(tree, peopleJson),
+      version: row.version!,
+      detailsVersion: row.detailsVersion!,
+      generation: row.generation,
+    };
+  }
+
   async function read(route: Route, req: IncomingMessage): Promise<Answer | null> {
     const json = { "content-type": "application/json" };
     switch (route.kind) {
@@ -213,6 +288,8 @@ export function createFastReads(options: FastReadsOptions): FastReads {
         const claims = await claimsOf(req);
         if (!claims) return null;
         const key = `${route.kind}:${route.treeId}`;
+        /** The tree's own generation, once the cache's check has read it. */
+        let treeGeneration: number | undefined;
         // The cache holds gzipped bodies only; a client without gzip gets a fresh answer.
         const cacheable = cache !== null && acceptsGzip(req);
         if (cacheable) {
@@ -223,9 +300,11 @@ export function createFastReads(options: FastReadsOptions): FastReads {
             peopleGeneration: number;
             version: number;
             detailsVersion: number;
+            treeGeneration: number;
           }>("tree_generations", TREE_GENERATIONS_FOR_SESSION_SQL, [route.treeId, ...claims]);
           const current = rows[0];
           if (!current) return null;
+          treeGeneration = Number(current.treeGeneration);
           // both tree answers hold the tree and its people (names, or the canvas people)
           const isTree = route.kind === "tree" || route.kind === "treeCanvas";
           const generation = isTree ? current.treeBodyGeneration : current.peopleGeneration;
@@ -235,23 +314,26 @@ export function createFastReads(options: FastReadsOptions): FastReads {
             return { body, headers: isTree ? { ...json, etag } : json };
           }
         }
-        // Each statement answers the JSON text and its generation; the trees also their version.
-        const row =
-          route.kind === "treeCanvas" && db.engine === "postgresql"
-            ? await readTreeCanvasInParts(route.treeId, claims)
-            : (await readJson(route.kind, route.treeId, claims))[0];
+        if (route.kind === "treeCanvas") {
+          const canvas = await readTreeCanvas(route.treeId, claims, treeGeneration);
+          if (!canvas) return null;
+          return {
+            // getTreeCanvasJson's: references by position in the canvas people sent with it
+            body: canvas.json,
+            headers: { ...json, etag: treeEtag(canvas.version, canvas.detailsVersion) },
+            cacheAs: cacheable ? { key, generation: canvas.generation } : undefined,
+          };
+        }
+        // Each statement answers the JSON text and its generation; the tree also its version.
+        const row = (await readJson(route.kind, route.treeId, claims))[0];
         if (!row) return null;
         const cacheAs = cacheable ? { key, generation: row.generation } : undefined;
         if (route.kind === "people" || route.kind === "canvas") {
           return { body: row.json, headers: json, cacheAs };
         }
         return {
-          // getTreeJson's answer: references carry the people's current names (issue 13);
-          // getTreeCanvasJson's: references by position in the canvas people sent with it
-          body:
-            route.kind === "tree"
-              ? withPersonNames(row.json, row.names ?? null)
-              : withPersonIndexes(row.json, row.people ?? "[]"),
+          // getTreeJson's answer: references carry the people's current names (issue 13)
+          body: withPersonNames(row.json, row.names ?? null),
           headers: { ...json, etag: treeEtag(row.version!, row.detailsVersion!) },
           cacheAs,
         };

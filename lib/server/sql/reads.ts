@@ -51,7 +51,7 @@ const treeJson = (where: string) => `
     SELECT json_object_agg(p."id", json_build_array(p."firstName", p."lastName"))::text
     FROM "Person" p WHERE p."treeId" = t."id"
   ) AS "names", t."version", t."detailsVersion",
-  ${TREE_BODY_GENERATION} AS "generation"
+  ${TREE_BODY_GENERATION} AS "generation", t."treeGeneration"
   FROM "Tree" t
   WHERE ${where}`;
 
@@ -78,7 +78,7 @@ const CANVAS_PERSON_COLUMNS = `p."id" AS "_id", p."avatar", p."firstName", p."la
 const peopleJson = (
   where: string,
   columns = PERSON_COLUMNS,
-  generation = `t."peopleGeneration"`,
+  tail = `t."peopleGeneration" AS "generation"`,
 ) => `
   SELECT '[' || COALESCE((
     SELECT string_agg(person.json, ',' ORDER BY p."createdAt", p."id")
@@ -90,7 +90,7 @@ const peopleJson = (
       ) r
     ) person
     WHERE p."treeId" = t."id"
-  ), '') || ']' AS "json", ${generation} AS "generation"
+  ), '') || ']' AS "json", ${tail}
   FROM "Tree" t
   WHERE ${where}`;
 
@@ -118,7 +118,7 @@ export const PEOPLE_CANVAS_JSON_FOR_SESSION_SQL = peopleJson(
  */
 export const TREE_GENERATIONS_FOR_SESSION_SQL = `
   SELECT ${TREE_BODY_GENERATION} AS "treeBodyGeneration", t."peopleGeneration", t."version",
-    t."detailsVersion"
+    t."detailsVersion", t."treeGeneration"
   FROM "Tree" t
   WHERE ${OWNED_TREE} AND ${CURRENT_SESSION}`;
 
@@ -206,7 +206,7 @@ export const publishedJsonTail = (viewCount: number, listed: boolean) =>
  */
 const treeCanvasJson = (treeWhere: string) => `
   SELECT tree."json", people."json" AS "people", tree."version", tree."detailsVersion",
-    tree."generation"
+    tree."generation", tree."treeGeneration"
   FROM (${treeJson(treeWhere)}) tree
   CROSS JOIN (${peopleJson(OWNED_TREE, CANVAS_PERSON_COLUMNS)}) people`;
 
@@ -220,13 +220,18 @@ const treeCanvasJson = (treeWhere: string) => `
  * $4 account id, as that statement.
  */
 export const TREE_CANVAS_TREE_PART_FOR_SESSION_SQL = `
-  SELECT tree."json", tree."version", tree."detailsVersion", tree."generation"
+  SELECT tree."json", tree."version", tree."detailsVersion", tree."generation",
+    tree."treeGeneration"
   FROM (${treeJson(`${OWNED_TREE} AND ${CURRENT_SESSION}`)}) tree`;
-/** The people's part of TREE_CANVAS_JSON_FOR_SESSION_SQL (see TREE_CANVAS_TREE_PART_FOR_SESSION_SQL). */
+/**
+ * The people's part of TREE_CANVAS_JSON_FOR_SESSION_SQL (see TREE_CANVAS_TREE_PART_FOR_SESSION_SQL),
+ * with the tree row's own generation, version and details version: alone, it answers the editor's
+ * read beside a tree part this process keeps from that very tree generation (fast-reads.ts).
+ */
 export const TREE_CANVAS_PEOPLE_PART_FOR_SESSION_SQL = peopleJson(
   `${OWNED_TREE} AND ${CURRENT_SESSION}`,
   CANVAS_PERSON_COLUMNS,
-  TREE_BODY_GENERATION,
+  `${TREE_BODY_GENERATION} AS "generation", t."treeGeneration", t."version", t."detailsVersion"`,
 );
 
 /**

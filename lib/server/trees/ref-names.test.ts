@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { withPersonIndexes, withPersonNames } from "./ref-names";
+import {
+  indexTreeRefs,
+  listedIds,
+  withPeopleList,
+  withPersonIndexes,
+  withPersonNames,
+} from "./ref-names";
 
 /** A tree's JSON text as TREE_JSON_SQL writes it: row_to_json, the structure in jsonb's text. */
 const TREE =
@@ -78,5 +84,23 @@ describe("withPersonNames (the original client's GET /api/trees/{id}, issue 13)"
     const answer = JSON.parse(withPersonNames(TREE, names)) as { data: { person: unknown } };
     expect(answer.data.person).toEqual({ _id: "ada", firstName: "Ada", lastName: "Lazy" });
     expect(withPersonNames(TREE, names)).toContain('{"_id": "gone"}');
+  });
+});
+
+describe("indexTreeRefs and withPeopleList (a kept tree part, fast-reads.ts)", () => {
+  it("are withPersonIndexes in two halves, and count the references left as stored", () => {
+    const ids = listedIds(PEOPLE);
+    expect(ids).toEqual(["kip", "bo", "ada"]);
+    const indexed = indexTreeRefs(TREE, ids);
+    // "gone" is nobody in the list: kept as stored, and counted
+    expect(indexed.unresolved).toBe(1);
+    expect(withPeopleList(indexed, PEOPLE)).toBe(withPersonIndexes(TREE, PEOPLE));
+  });
+
+  it("keeps the tree part right for a longer list whose first ids are the same", () => {
+    const longer = `${PEOPLE.slice(0, -1)},{"_id":"new","avatar":null,"firstName":"N","lastName":"","links":[]}]`;
+    const kept = indexTreeRefs(TREE, listedIds(PEOPLE));
+    const fresh = indexTreeRefs(TREE, listedIds(longer));
+    expect(kept.open).toBe(fresh.open);
   });
 });

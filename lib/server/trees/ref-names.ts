@@ -37,6 +37,42 @@ const ANY_STORED_REF = /\{\s*"_id"\s*:\s*"([^"\\]*)"\s*\}/g;
  */
 const LISTED_ID = /\{"_id":"([^"\\]*)"/g;
 
+/** The persons' ids of a people list's JSON text, in its order (see LISTED_ID). */
+export function listedIds(peopleJson: string): string[] {
+  return Array.from(peopleJson.matchAll(LISTED_ID), (match) => match[1]!);
+}
+
+/** A tree's JSON text with its references as positions in `ids` (see withPersonIndexes). */
+export interface IndexedTree {
+  /** The tree's JSON text up to, not including, its closing brace. */
+  open: string;
+  /** References left as stored: to nobody in `ids`. */
+  unresolved: number;
+}
+
+/** withPersonIndexes's first half: the tree's references written as positions in `ids`. */
+export function indexTreeRefs(treeJson: string, ids: readonly string[]): IndexedTree {
+  const positions = new Map<string, number>();
+  ids.forEach((id, position) => {
+    if (!positions.has(id)) positions.set(id, position);
+  });
+  let unresolved = 0;
+  const tree = treeJson.replace(ANY_STORED_REF, (ref, id: string) => {
+    const position = positions.get(id);
+    if (position === undefined) {
+      unresolved += 1;
+      return ref;
+    }
+    return String(position);
+  });
+  // row_to_json's object: its closing brace is the text's last character
+  return { open: tree.slice(0, tree.lastIndexOf("}")), unresolved };
+}
+
+/** withPersonIndexes's second half: the indexed tree with the people list as its last key. */
+export const withPeopleList = (tree: IndexedTree, peopleJson: string): string =>
+  `${tree.open},"people":${peopleJson}}`;
+
 /**
  * GET /api/trees/{id}?fields=canvas's answer (ADR 038): the tree's JSON text with every person
  * reference written as the person's position in `peopleJson` (the canvas people, oldest first,
@@ -46,12 +82,5 @@ const LISTED_ID = /\{"_id":"([^"\\]*)"/g;
  * is stored (`{"_id": …}`). One pass over each text, as withPersonNames.
  */
 export function withPersonIndexes(treeJson: string, peopleJson: string): string {
-  const positions = new Map<string, number>();
-  for (const match of peopleJson.matchAll(LISTED_ID)) positions.set(match[1]!, positions.size);
-  const tree = treeJson.replace(ANY_STORED_REF, (ref, id: string) => {
-    const position = positions.get(id);
-    return position === undefined ? ref : String(position);
-  });
-  // row_to_json's object: its closing brace is the text's last character
-  return `${tree.slice(0, tree.lastIndexOf("}"))},"people":${peopleJson}}`;
+  return withPeopleList(indexTreeRefs(treeJson, listedIds(peopleJson)), peopleJson);
 }
