@@ -23,6 +23,7 @@ import { parseArgs } from "node:util";
 import autocannon, { type CannonClient, type CannonOptions, type CannonRequest } from "autocannon";
 import pg from "pg";
 import { readSeedMeta, type SeedMeta } from "../../scripts/lib/seed/meta";
+import { startArgs } from "../../scripts/lib/start-command";
 import { createRandom } from "../../scripts/lib/seed/random";
 import { type Fixtures, SEED_PASSWORD, loadFixtures } from "./fixtures";
 import {
@@ -504,9 +505,9 @@ async function main() {
     delete env.REDIS_URL;
     log("Starting the app (a production build comes first when the sources changed)…");
     // The app first: it builds when the sources changed, and the second instance reuses the build.
-    app = await startTarget("app", Number(args.port), ["tsx", "scripts/start.ts"], env);
+    app = await startTarget("app", Number(args.port), ["tsx", ...startArgs(root)], env);
     [router, baseline] = await Promise.all([
-      startTarget("router", Number(args["router-port"]), ["tsx", "scripts/start.ts"], {
+      startTarget("router", Number(args["router-port"]), ["tsx", ...startArgs(root)], {
         ...env,
         FAST_READS: "false",
       }),

@@ -20,6 +20,7 @@ import os from "node:os";
 import path from "node:path";
 import autocannon, { type Result } from "autocannon";
 import pg from "pg";
+import { startArgs } from "../../scripts/lib/start-command";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const DB_URL =
@@ -129,7 +130,7 @@ async function answers(url: string) {
 }
 
 async function startApp(): Promise<ChildProcess> {
-  const child = spawn("npx", ["tsx", "scripts/start.ts"], {
+  const child = spawn("npx", ["tsx", ...startArgs(root)], {
     cwd: root,
     env: {
       ...process.env,

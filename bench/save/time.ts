@@ -26,6 +26,7 @@ import { gunzipSync } from "node:zlib";
 import pg from "pg";
 import { JSON_PATCH_TYPE } from "@/lib/schemas/tree";
 import { emptyNode } from "@/lib/tree/empty-node";
+import { startArgs } from "../../scripts/lib/start-command";
 import { generateLegacy } from "../editor/generate";
 import { call, seed, setSeedBase, signUp } from "../editor/seed";
 import { positiveInt, round } from "../editor/stats";
@@ -105,7 +106,7 @@ async function start(
     await admin(`CREATE DATABASE "${database}"`);
     env.DATABASE_URL = `${PG}/${database}`;
   }
-  const child = spawn("npx", ["tsx", "scripts/start.ts"], {
+  const child = spawn("npx", ["tsx", ...startArgs(build.dir)], {
     cwd: build.dir,
     env,
     stdio: ["ignore", "ignore", "inherit"],

@@ -6,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { sourceHash } from "../../../scripts/lib/build-state";
+import { startArgs } from "../../../scripts/lib/start-command";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 const TSX = path.join(ROOT, "node_modules/tsx/dist/cli.mjs");
@@ -145,7 +146,8 @@ export class AppServer {
       SMTP_URL: "",
       LOG_LEVEL: "warn",
     };
-    const child = spawn(process.execPath, [TSX, "scripts/start.ts"], {
+    // what `npm start` runs, its Node flags included
+    const child = spawn(process.execPath, [TSX, ...startArgs(ROOT)], {
       cwd: ROOT,
       env,
       detached: true,
