@@ -17,7 +17,7 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import type { Person } from "@/lib/schemas/person";
-import type { Tree } from "@/lib/schemas/tree";
+import { JSON_PATCH_TYPE, type Tree } from "@/lib/schemas/tree";
 import { type CanvasTree, fromCanvasTree } from "@/components/tree-editor/canvas-tree";
 import { mapPersonRefs } from "@/lib/tree/reducers";
 import { generateLegacy } from "./generate";
@@ -34,9 +34,11 @@ setSeedBase(baseURL);
 /**
  * gzip: as a browser reads (the front keeps each answer gzipped until the tree or its people
  * change); identity: uncompressed, never from that cache; gzip fresh: gzip, each load after a
- * rename of one Sim, as the first load after an edit.
+ * rename of one Sim, as the first load after an edit of a Sim; gzip after a save: each load after
+ * a structure save (a JSON Patch of the root's `hidden`), as the first load after an editing
+ * session, when nothing the front keeps of the tree is of its current generation.
  */
-const MODES = ["gzip", "identity", "gzip fresh"] as const;
+const MODES = ["gzip", "identity", "gzip fresh", "gzip after a save"] as const;
 
 /** A person's editable fields, for a PUT that changes only what the caller overrides. */
 const fieldsOf = ({
@@ -138,6 +140,19 @@ async function main() {
     const sim = seeded.people[0]!;
     const rename = (firstName: string) =>
       call("PUT", `/api/people/${sim._id}`, { ...fieldsOf(sim), firstName }, token);
+    let version = (await call<Tree>("GET", `/api/trees/${id}`, undefined, token)).version;
+    let hidden = false;
+    const saveStructure = async () => {
+      hidden = !hidden;
+      const saved = await call<{ version: number }>(
+        "PATCH",
+        `/api/trees/${id}`,
+        [{ op: "replace", path: "/data/hidden", value: hidden }],
+        token,
+        { "content-type": JSON_PATCH_TYPE, "if-match": `"${version}"` },
+      );
+      version = saved.version;
+    };
     type Sample = Awaited<ReturnType<typeof load>>;
     const samples: Record<string, Sample[]> = {};
     // one warm-up of each, then alternated, so all see the same server and caches
@@ -153,6 +168,8 @@ async function main() {
         for (const name of order) {
           // a rename (untimed) makes every answer new: none is served from the front's cache
           if (mode === "gzip fresh") await rename(`Fresh ${i} ${name}`);
+          // a structure save (untimed): the tree's every kept form is of an older generation
+          if (mode === "gzip after a save") await saveStructure();
           (samples[`${name} ${mode}`] ??= []).push(await load([...variants[name]], token, gzip));
         }
       }
@@ -180,7 +197,7 @@ async function main() {
     const result = {
       bench: "bench/editor/first-load.ts",
       description:
-        "the editor's first load (its API reads, in parallel) of a legacy: before (the issue's: the tree with names in its references, whole people), adr032 (the same tree, fields=canvas people) and after (ADR 038: GET /api/trees/{id}?fields=canvas alone, its canvas people in it and references by position), alternated in one run against one server; modes: gzip (from the front's cache), identity (uncompressed, never cached), gzip fresh (each load after a rename of one Sim, so never cached); bytes as on the wire, time until every answer was read",
+        "the editor's first load (its API reads, in parallel) of a legacy: before (the issue's: the tree with names in its references, whole people), adr032 (the same tree, fields=canvas people) and after (ADR 038: GET /api/trees/{id}?fields=canvas alone, its canvas people in it and references by position), alternated in one run against one server; modes: gzip (from the front's cache), identity (uncompressed, never cached), gzip fresh (each load after a rename of one Sim, so never cached), gzip after a save (each load after a structure save: nothing kept of the tree is current); bytes as on the wire, time until every answer was read",
       when: new Date().toISOString(),
       machine: { cpus: os.cpus().length, loadAverage: os.loadavg().map((v) => round(v, 2)) },
       baseURL,
