@@ -35,6 +35,34 @@ const UNREACHABLE_KINDS = new Set(["DatabaseNotReachable", "ConnectionClosed", "
 /** pg's messages for a connection that ended under it (these carry no code). */
 const CLOSED_CONNECTION = /^Connection terminated|connection error and is not queryable/;
 
+/** What the error walks below read of an error or of one behind it. */
+interface ErrorLink {
+  code?: unknown;
+  originalCode?: unknown;
+  kind?: unknown;
+  message?: unknown;
+  cause?: unknown;
+  meta?: { driverAdapterError?: unknown };
+}
+
+/**
+ * True when `test` holds for `error` or for an error behind it: its `cause`, and the driver's error
+ * behind a Prisma error (`meta.driverAdapterError`, whose cause is `{kind, originalCode, …}`). A
+ * cyclic chain is walked once.
+ */
+function anyInChain(error: unknown, test: (link: ErrorLink) => boolean): boolean {
+  const seen = new Set<unknown>();
+  const stack: unknown[] = [error];
+  while (stack.length > 0) {
+    const item = stack.pop() as ErrorLink | null;
+    if (!item || typeof item !== "object" || seen.has(item)) continue;
+    seen.add(item);
+    if (test(item)) return true;
+    stack.push(item.cause, item.meta?.driverAdapterError);
+  }
+  return false;
+}
+
 /**
  * True when `error` (or its cause) says the database is down, restarting or unreachable, rather
  * than that the request was wrong: a socket error, a closed connection, or PostgreSQL's class 08
@@ -42,30 +70,16 @@ const CLOSED_CONNECTION = /^Connection terminated|connection error and is not qu
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
   if (error instanceof Prisma.PrismaClientInitializationError) return true;
-  const seen = new Set<unknown>();
-  const stack: unknown[] = [error];
-  while (stack.length > 0) {
-    const item = stack.pop() as {
-      code?: unknown;
-      message?: unknown;
-      cause?: unknown;
-      meta?: { driverAdapterError?: unknown };
-    } | null;
-    if (!item || typeof item !== "object" || seen.has(item)) continue;
-    seen.add(item);
+  return anyInChain(error, (item) => {
     const code = typeof item.code === "string" ? item.code : "";
-    const kind = (item as { kind?: unknown }).kind;
-    if (typeof kind === "string" && UNREACHABLE_KINDS.has(kind)) return true;
+    if (typeof item.kind === "string" && UNREACHABLE_KINDS.has(item.kind)) return true;
     if (UNREACHABLE_CODES.has(code) || SOCKET_CODES.has(code) || /^(08|57P0[123])/.test(code)) {
       return true;
     }
-    // the driver's error behind a Prisma error: {cause: {kind, originalCode, …}}
-    const original = (item as { originalCode?: unknown }).originalCode;
+    const original = item.originalCode;
     if (typeof original === "string" && /^(08|57P0[123])/.test(original)) return true;
-    if (typeof item.message === "string" && CLOSED_CONNECTION.test(item.message)) return true;
-    stack.push(item.cause, item.meta?.driverAdapterError);
-  }
-  return false;
+    return typeof item.message === "string" && CLOSED_CONNECTION.test(item.message);
+  });
 }
 
 export const SERVER_BUSY = "The server is busy right now. Please try again in a moment.";
@@ -81,23 +95,11 @@ const GAVE_UP_CODES = new Set(["55P03", "57014", "40P01", "40001"]);
  */
 export function isServerBusy(error: unknown): boolean {
   if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2028") return true;
-  const seen = new Set<unknown>();
-  const stack: unknown[] = [error];
-  while (stack.length > 0) {
-    const item = stack.pop() as {
-      code?: unknown;
-      originalCode?: unknown;
-      cause?: unknown;
-      meta?: { driverAdapterError?: unknown };
-    } | null;
-    if (!item || typeof item !== "object" || seen.has(item)) continue;
-    seen.add(item);
-    for (const code of [item.code, item.originalCode]) {
-      if (typeof code === "string" && GAVE_UP_CODES.has(code)) return true;
-    }
-    stack.push(item.cause, item.meta?.driverAdapterError);
-  }
-  return false;
+  return anyInChain(error, (item) =>
+    [item.code, item.originalCode].some(
+      (code) => typeof code === "string" && GAVE_UP_CODES.has(code),
+    ),
+  );
 }
 
 /** Maps anything thrown by a handler to the spec's error shape; unexpected errors are hidden. */
