@@ -255,10 +255,9 @@ export function createFastReads(options: FastReadsOptions): FastReads {
       if (Number(people.treeGeneration) === kept.treeGeneration) {
         const ids = listedIds(people.json);
         // a reference left as stored stays right only while the list holds the very same ids
-        const usable =
-          kept.tree.unresolved === 0
-            ? kept.ids.length <= ids.length && kept.ids.every((id, i) => ids[i] === id)
-            : kept.ids.length === ids.length && kept.ids.every((id, i) => ids[i] === id);
+        // (a kept id past the list's end meets undefined, so a longer kept list is never a lead)
+        const leads = kept.ids.every((id, i) => ids[i] === id);
+        const usable = leads && (kept.tree.unresolved === 0 || kept.ids.length === ids.length);
         if (usable) return { ...people, json: withPeopleList(kept.tree, people.json) };
       }
     }
