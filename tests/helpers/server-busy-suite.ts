@@ -3,11 +3,10 @@
 // and nothing it did was kept. On both engines: tests/api/server-busy.test.ts (PostgreSQL) and
 // tests/pglite/server-busy.test.ts (the embedded default); Prisma's transaction timeout is the
 // same code on both, and this takes a real one from each.
+import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/server/db";
 import { SERVER_BUSY, handleApiError } from "@/lib/server/http/errors";
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function describeServerBusy(engine: string): void {
   describe(`a transaction that outlives its timeout on ${engine}`, () => {

@@ -8,6 +8,7 @@
 // - Whole {data} bodies with no pause at all, and the original client's GET on 409: the server
 //   saturated (more than a 2-core machine serves at once), where only correctness is asked.
 // - In long mode, JSON Patches with no pause too: the patch path's saturation figures.
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import {
   type Answer,
@@ -125,8 +126,6 @@ interface StormCase {
   /** The section of bench/results/reliability.json. */
   figuresName: string;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * One editor: save, and on 409 re-read the tree, until the storm is over. A paced editor re-reads

@@ -4,6 +4,7 @@
 // database. The restore holds every row and file, loses no save acknowledged before the backup
 // began, serves as the original did, and a second restore into the now non-empty target is refused.
 // An archive taken on PGlite also restores into PostgreSQL, row for row.
+import { setTimeout as sleep } from "node:timers/promises";
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
@@ -44,8 +45,6 @@ const ENGINES = [
 
 beforeAll(() => ensureBuild());
 afterAll(() => removeTempDirs());
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Runs an npm script's file as `npm run` would (tsx), with the server's environment. */
 function runScript(

@@ -2,6 +2,7 @@
 // that every tree is exactly one of the bodies it was sent (accepted, initial, or in flight at the
 // kill) with the version that body got or would have got, never torn. On PostgreSQL, then on
 // embedded PGlite, whose data directory must open again after the kill.
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, describe, expect, test } from "vitest";
 import {
   addPeople,
@@ -72,8 +73,6 @@ interface CrashFigures {
   torn: number;
   restartMs: number[];
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const databases: string[] = [];
 const servers: AppServer[] = [];
 

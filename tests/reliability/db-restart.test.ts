@@ -1,6 +1,7 @@
 // Database restart: PostgreSQL goes down and comes back while the production server is under
 // load (reads and saves). The server must keep answering, cleanly (503 with the spec's error
 // shape, no hang, no crash), and recover on its own, without a restart of its own.
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import {
   type Answer,
@@ -77,8 +78,6 @@ afterAll(async () => {
   await dropDatabase(database);
   removeTempDirs();
 });
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function setUpTrees(): Promise<LoadTree[]> {
   const token = await signUp(server.url, "restart");

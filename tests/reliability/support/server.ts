@@ -1,5 +1,6 @@
 // Real production servers for the reliability tests: `scripts/start.ts` in its own process group
 // (so that SIGKILL reaches the node process tsx starts), on its own port and database.
+import { setTimeout as sleep } from "node:timers/promises";
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -95,8 +96,6 @@ export interface ServerOptions {
   databaseUrl?: string;
   dataDir: string;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** One production server process (restartable: `start` after `kill` serves the same data). */
 export class AppServer {
