@@ -48,6 +48,7 @@ export const BOTH_WORLDS = [
   "lib/server/sql/tree-data.ts",
   "lib/server/storable.ts",
   "lib/server/storage/content-type.ts",
+  "lib/server/trees/chunk-text.ts",
   "lib/server/trees/etag.ts",
   "lib/server/trees/ref-names.ts",
   "lib/server/uploads/image-files.ts",

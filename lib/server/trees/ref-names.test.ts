@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import {
+  indexJsonbRefs,
+  indexRefs,
   indexTreeRefs,
   listedIds,
+  positionsOf,
   withPeopleList,
   withPersonIndexes,
   withPersonNames,
@@ -87,7 +90,7 @@ describe("withPersonNames (the original client's GET /api/trees/{id}, issue 13)"
   });
 });
 
-describe("indexTreeRefs and withPeopleList (a kept tree part, fast-reads.ts)", () => {
+describe("indexTreeRefs and withPeopleList (the whole read, canvas-read.ts)", () => {
   it("are withPersonIndexes in two halves, and count the references left as stored", () => {
     const ids = listedIds(PEOPLE);
     expect(ids).toEqual(["kip", "bo", "ada"]);
@@ -102,5 +105,42 @@ describe("indexTreeRefs and withPeopleList (a kept tree part, fast-reads.ts)", (
     const kept = indexTreeRefs(TREE, listedIds(PEOPLE));
     const fresh = indexTreeRefs(TREE, listedIds(longer));
     expect(kept.open).toBe(fresh.open);
+  });
+});
+
+describe("indexJsonbRefs (the fast read's indexing of jsonb's text)", () => {
+  it("answers what indexRefs answers for any text in jsonb's form", () => {
+    const positions = positionsOf(["ada", "kip", "bo", ""]);
+    const tokens = [
+      '{"_id": "ada"}',
+      '{"_id": "kip"}',
+      '{"_id": "gone"}',
+      '{"_id": ""}',
+      '{"_id": "a\\b"}',
+      '{"_id": "a\\"}',
+      '{"_id": "a\\"b"}',
+      '{"_id": "ada", "x": 1}',
+      '"{\\"_id\\": \\"ada\\"}"',
+      '{"$chunk": 3}',
+      '{"_id": "bo"',
+      '{"_id": "',
+      ', ',
+      "[",
+      "]",
+      '"text {"',
+      "}",
+    ];
+    let seed = 7;
+    const random = () => ((seed = (seed * 48271) % 2147483647) / 2147483647);
+    for (let run = 0; run < 2000; run += 1) {
+      const text = Array.from(
+        { length: 1 + Math.floor(random() * 12) },
+        () => tokens[Math.floor(random() * tokens.length)],
+      ).join("");
+      expect(indexJsonbRefs(text, positions), text).toEqual(indexRefs(text, positions));
+    }
+    expect(indexJsonbRefs(TREE, positionsOf(listedIds(PEOPLE)))).toEqual(
+      indexRefs(TREE, positionsOf(listedIds(PEOPLE))),
+    );
   });
 });

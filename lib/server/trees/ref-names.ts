@@ -50,14 +50,26 @@ export interface IndexedTree {
   unresolved: number;
 }
 
-/** withPersonIndexes's first half: the tree's references written as positions in `ids`. */
-export function indexTreeRefs(treeJson: string, ids: readonly string[]): IndexedTree {
+/** Each id's position in `ids` (its first, should one repeat): what indexRefs writes. */
+export function positionsOf(ids: readonly string[]): Map<string, number> {
   const positions = new Map<string, number>();
   ids.forEach((id, position) => {
     if (!positions.has(id)) positions.set(id, position);
   });
+  return positions;
+}
+
+/**
+ * A piece of a tree's JSON text with each reference to someone in `positions` written as that
+ * position, and the count of references left as stored (to nobody there). A reference is a whole
+ * object, so a text cut between objects (at a chunk's placeholder) is indexed piece by piece.
+ */
+export function indexRefs(
+  text: string,
+  positions: ReadonlyMap<string, number>,
+): { text: string; unresolved: number } {
   let unresolved = 0;
-  const tree = treeJson.replace(ANY_STORED_REF, (ref, id: string) => {
+  const indexed = text.replace(ANY_STORED_REF, (ref, id: string) => {
     const position = positions.get(id);
     if (position === undefined) {
       unresolved += 1;
@@ -65,6 +77,54 @@ export function indexTreeRefs(treeJson: string, ids: readonly string[]): Indexed
     }
     return String(position);
   });
+  return { text: indexed, unresolved };
+}
+
+/** A reference's opening in jsonb's text form. */
+const JSONB_REF_OPEN = '{"_id": "';
+const CLOSING_BRACE = 0x7d;
+const BACKSLASH = 0x5c;
+
+/**
+ * indexRefs for a text in jsonb's text form, as PostgreSQL writes a stored structure (`{"_id":
+ * "…"}`, one space after the colon): the same text and count, by a plain string search, a third
+ * faster than the regular expression over the megabyte or two of a large legacy's chunks
+ * (lib/server/front/canvas-read.ts). An id with a backslash is no reference, as there.
+ */
+export function indexJsonbRefs(
+  text: string,
+  positions: ReadonlyMap<string, number>,
+): { text: string; unresolved: number } {
+  let out = "";
+  let from = 0;
+  let unresolved = 0;
+  let at = text.indexOf(JSONB_REF_OPEN);
+  while (at !== -1) {
+    const start = at + JSONB_REF_OPEN.length;
+    const end = text.indexOf('"', start);
+    if (end === -1) break;
+    let next = start;
+    if (text.charCodeAt(end + 1) === CLOSING_BRACE) {
+      const id = text.slice(start, end);
+      if (!id.includes(String.fromCharCode(BACKSLASH))) {
+        const position = positions.get(id);
+        if (position === undefined) {
+          unresolved += 1;
+        } else {
+          out += text.slice(from, at) + String(position);
+          from = end + 2;
+        }
+        next = end + 2;
+      }
+    }
+    at = text.indexOf(JSONB_REF_OPEN, next);
+  }
+  return { text: from === 0 ? text : out + text.slice(from), unresolved };
+}
+
+/** withPersonIndexes's first half: the tree's references written as positions in `ids`. */
+export function indexTreeRefs(treeJson: string, ids: readonly string[]): IndexedTree {
+  const { text: tree, unresolved } = indexRefs(treeJson, positionsOf(ids));
   // row_to_json's object: its closing brace is the text's last character
   return { open: tree.slice(0, tree.lastIndexOf("}")), unresolved };
 }
