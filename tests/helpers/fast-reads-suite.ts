@@ -25,6 +25,8 @@ import { variantKey } from "@/lib/server/uploads/delete-upload-files";
 import { type Raw, rawRequest } from "./raw-http";
 import { api, call } from "./api";
 import { type TestUser, buildLegacy, createTree, createUser, insertPeople } from "./factories";
+import { createRandom } from "@/scripts/lib/legacy/generate";
+import { structureSaves } from "./tree-saves";
 import { makePng } from "./upload-fixtures";
 
 /** The fast reads on one engine: `makeDb` answers its data-access seam (front-db.ts). */
@@ -168,7 +170,7 @@ export function describeFastReads(makeDb: () => FrontDb) {
       expect(fast.headers.etag).toBe(named.headers.etag);
     });
 
-    it("GET /api/trees/{id}?fields=canvas reads its parts at once on PostgreSQL, and whole when they disagree", async () => {
+    it("GET /api/trees/{id}?fields=canvas reads its head and its people, and whole when they disagree", async () => {
       const path = `/api/trees/${treeId}?fields=canvas`;
       const names: string[] = [];
       let renameFirst = false;
@@ -195,21 +197,21 @@ export function describeFastReads(makeDb: () => FrontDb) {
           return frontDb.query(name, text, values);
         },
       };
+      // nothing kept: each read reads every part
       const { server, get } = await startFastServer({ db: watched, cacheBytes: 0 });
       try {
         const auth = { authorization: `Bearer ${owner.token}` };
         await expectSameAsRouteHandler(await get(path, auth), path, owner.token);
-        const parts = ["tree_canvas_people_part", "tree_canvas_tree_part"];
+        const parts = ["tree_canvas_head_ids", "tree_canvas_people_part"];
         const bodies = () => names.filter((name) => name.startsWith("tree_canvas")).sort();
-        expect(bodies()).toEqual(frontDb.engine === "postgresql" ? parts : ["tree_canvas_json"]);
+        // (on PostgreSQL at once, on two connections; the tree has no chunks)
+        expect(bodies()).toEqual(parts);
         names.length = 0;
-        renameFirst = frontDb.engine === "postgresql";
+        renameFirst = true;
         const raced = await get(path, auth);
-        if (frontDb.engine === "postgresql") {
-          expect(renameFirst).toBe(false);
-          // the parts disagreed: the one statement answered, as the route handler does now
-          expect(bodies()).toEqual(["tree_canvas_json", ...parts]);
-        }
+        expect(renameFirst).toBe(false);
+        // the parts disagreed: the one statement answered, as the route handler does now
+        expect(bodies()).toEqual([...parts, "tree_canvas_json"].sort());
         await expectSameAsRouteHandler(raced, path, owner.token);
       } finally {
         server.close();
@@ -434,6 +436,8 @@ export function describeFastReads(makeDb: () => FrontDb) {
     let cached: Awaited<ReturnType<typeof startFastServer>>;
     /** The names of the statements the cached server's pool ran, in order. */
     const statements: string[] = [];
+    /** How many chunks each of its reads of the editor's tree head read with it. */
+    const chunksRead: number[] = [];
 
     beforeAll(async () => {
       user = await createUser();
@@ -449,10 +453,18 @@ export function describeFastReads(makeDb: () => FrontDb) {
       const real = makeDb();
       const recording: FrontDb = {
         engine: real.engine,
-        query: (name, text, values) => {
+        async query<Row extends Record<string, unknown>>(
+          name: string,
+          text: string,
+          values: readonly unknown[],
+        ) {
           // The generated secret (without JWT_SECRET) is read once per process, not per request.
           if (name !== "jwt_secret") statements.push(`heirloom_${name}`);
-          return real.query(name, text, values);
+          const rows = await real.query<Row>(name, text, values);
+          if (name.startsWith("tree_canvas_head")) {
+            chunksRead.push(rows.filter((row) => row.key !== null).length);
+          }
+          return rows;
         },
       };
       cached = await startFastServer({ db: recording });
@@ -465,20 +477,20 @@ export function describeFastReads(makeDb: () => FrontDb) {
 
     const CANVAS_BODIES = new Set([
       "heirloom_tree_canvas_json",
-      "heirloom_tree_canvas_tree_part",
+      "heirloom_tree_canvas_head",
+      "heirloom_tree_canvas_head_ids",
       "heirloom_tree_canvas_people_part",
     ]);
     /**
      * A read the cache could not answer: the generations, then the body's statement; for the
-     * editor's tree, one or two of its statements (the whole, its two parts at once on PostgreSQL,
-     * or its people part beside a kept tree part).
+     * editor's tree, its head and what it does not keep (its people, chunks), or the whole.
      */
     function expectFresh(statements: string[], path: string, what?: string) {
       expect(statements[0], what).toBe("heirloom_tree_generations");
       const bodies = statements.slice(1);
       if (path.startsWith("/api/trees/") && path.endsWith("?fields=canvas")) {
         expect(bodies.length, what).toBeGreaterThanOrEqual(1);
-        expect(bodies.length, what).toBeLessThanOrEqual(2);
+        expect(bodies.length, what).toBeLessThanOrEqual(3);
         for (const name of bodies) expect(CANVAS_BODIES.has(name), `${what}: ${name}`).toBe(true);
       } else {
         expect(bodies, what).toHaveLength(1);
@@ -586,60 +598,207 @@ export function describeFastReads(makeDb: () => FrontDb) {
       }
     });
 
-    it("answers the editor's tree after a people-only change from its kept tree part and the people alone", async () => {
-      const path = `/api/trees/${tree}?fields=canvas`;
-      const people = (
-        await db.person.findMany({ where: { treeId: tree }, select: { id: true } })
-      ).map((p) => p.id);
-      const someone = people[people.length - 1]!;
-      const writes: [string, () => Promise<{ status: number }>, string[]][] = [
+    it("reads of the editor's tree only what changed since it last read it, on both engines", async () => {
+      // a legacy large enough to be stored in chunks (ADR 037)
+      const parted = (await createTree(user.token, { title: "Parted Legacy" }))._id;
+      const ids = await insertPeople(parted, 60);
+      const whole = buildLegacy(ids, { nodes: 400 });
+      expect(
+        (await api.patch(`/api/trees/${parted}`, { data: whole }, { token: user.token })).status,
+      ).toBe(200);
+      const chunks = await db.treeChunk.count({ where: { treeId: parted } });
+      expect(chunks).toBeGreaterThan(8);
+      const path = `/api/trees/${parted}?fields=canvas`;
+      const saves = structureSaves(() => user.token);
+      let version = (
+        await api.get<{ version: number }>(`/api/trees/${parted}`, { token: user.token })
+      ).body.version;
+      const patch = async (operations: unknown) => {
+        const saved = await saves.sendPatch(parted, operations, `"${version}"`);
+        version = saved.body.version;
+        return saved;
+      };
+      // a node deep in the legacy, inside one chunk; the root, in the tree's own row
+      const deep = "/data/children/1/children/2/children/0/children/1/hidden";
+      const someone = ids[ids.length - 1]!;
+      const writes: [string, () => Promise<{ status: number }>, string[], number[]][] = [
         [
           "a rename",
           () => api.put(`/api/people/${someone}`, { firstName: "Kept" }, { token: user.token }),
           ["heirloom_tree_canvas_people_part"],
+          [],
         ],
         [
           "a new Sim (last in the list: no one moves)",
-          () => api.post("/api/people", { tree, firstName: "Newest" }, { token: user.token }),
+          () =>
+            api.post("/api/people", { tree: parted, firstName: "Newest" }, { token: user.token }),
           ["heirloom_tree_canvas_people_part"],
+          [],
         ],
         [
-          "a structure save (the kept part is of another tree generation)",
-          () =>
-            api.patch(
-              `/api/trees/${tree}`,
-              { data: buildLegacy([someone], { nodes: 5 }) },
-              { token: user.token },
-            ),
-          frontDb.engine === "postgresql"
-            ? ["heirloom_tree_canvas_people_part", "heirloom_tree_canvas_tree_part"]
-            : ["heirloom_tree_canvas_json"],
+          "a structure save at the root (no chunk changed)",
+          () => patch([{ op: "replace", path: "/data/hidden", value: true }]),
+          ["heirloom_tree_canvas_head"],
+          [0],
+        ],
+        [
+          "a structure save deep in the legacy (one chunk changed)",
+          () => patch([{ op: "replace", path: deep, value: true }]),
+          ["heirloom_tree_canvas_head"],
+          [1],
         ],
         [
           "a title change",
-          () => api.patch(`/api/trees/${tree}`, { title: "Kept Legacy" }, { token: user.token }),
-          frontDb.engine === "postgresql"
-            ? ["heirloom_tree_canvas_people_part", "heirloom_tree_canvas_tree_part"]
-            : ["heirloom_tree_canvas_json"],
+          () => api.patch(`/api/trees/${parted}`, { title: "Parts Kept" }, { token: user.token }),
+          ["heirloom_tree_canvas_head"],
+          [0],
+        ],
+        [
+          "a whole new structure (every chunk new)",
+          () => saves.sendWhole(parted, buildLegacy(ids, { nodes: 380 })),
+          ["heirloom_tree_canvas_head"],
+          [-1],
+        ],
+        [
+          "a person's deletion (the people move, the structure is written anew)",
+          () => api.delete(`/api/people/${ids[0]}`, undefined, { token: user.token }),
+          ["heirloom_tree_canvas_head_ids", "heirloom_tree_canvas_people_part"],
+          [-1],
         ],
       ];
       await read(path);
-      for (const [what, write, bodies] of writes) {
+      for (const [what, write, bodies, keys] of writes) {
         const before = await read(path);
         const written = await write();
         expect(written.status, what).toBeLessThan(300);
+        chunksRead.length = 0;
         // read() compares the answer byte for byte with the route handler's
         const after = await read(path);
         expect(after.statements[0], what).toBe("heirloom_tree_generations");
         expect(after.statements.slice(1).sort(), what).toEqual(bodies);
+        const stored = await db.treeChunk.count({ where: { treeId: parted } });
+        // -1: every chunk stored
+        expect(chunksRead, what).toEqual(keys.map((count) => (count === -1 ? stored : count)));
         expect(after.fast.body.equals(before.fast.body), what).toBe(false);
       }
-      // without gzip nothing is cached but the tree part: the people part alone again
-      statements.length = 0;
-      const plain = await cached.get(path, { authorization: `Bearer ${user.token}` });
-      expect(plain.status).toBe(200);
-      expect(statements).toEqual(["heirloom_tree_canvas_people_part"]);
-      expect(plain.body.equals((await api.get(path, { token: user.token })).bytes)).toBe(true);
+      // without gzip no body is cached, but the parts are kept: the head alone
+      const plainRead = async () => {
+        statements.length = 0;
+        const plain = await cached.get(path, { authorization: `Bearer ${user.token}` });
+        expect(plain.status).toBe(200);
+        expect(plain.body.equals((await api.get(path, { token: user.token })).bytes)).toBe(true);
+        return [...statements].sort();
+      };
+      expect(await plainRead()).toEqual(["heirloom_tree_canvas_head"]);
+      const renamed = await api.put(
+        `/api/people/${someone}`,
+        { lastName: "Plain" },
+        {
+          token: user.token,
+        },
+      );
+      expect(renamed.status).toBe(200);
+      expect(await plainRead()).toEqual([
+        "heirloom_tree_canvas_head",
+        "heirloom_tree_canvas_people_part",
+      ]);
+      // a gzipped body of that generation was never made, but every part is kept at it
+      expect((await read(path)).statements).toEqual(["heirloom_tree_generations"]);
+    });
+
+    it("answers the editor's tree from its kept parts as the route handler does, through random edits", async () => {
+      const random = createRandom(23);
+      const below = (n: number) => Math.floor(random() * n);
+      const walked = (await createTree(user.token, { title: "Walked Legacy" }))._id;
+      let people = await insertPeople(walked, 40);
+      const saves = structureSaves(() => user.token);
+      expect((await saves.sendWhole(walked, buildLegacy(people, { nodes: 300 }))).status).toBe(200);
+      const path = `/api/trees/${walked}?fields=canvas`;
+      type Node = { children: Node[] };
+      /** Every node's JSON Pointer in the structure, the root's first. */
+      const pointers = (node: Node, at = "/data"): string[] => [
+        at,
+        ...node.children.flatMap((child, i) => pointers(child, `${at}/children/${i}`)),
+      ];
+      const edits: (() => Promise<{ status: number }>)[] = [];
+      const structureEdit = async () => {
+        const tree = (
+          await api.get<{ data: Node; version: number }>(`/api/trees/${walked}`, {
+            token: user.token,
+          })
+        ).body;
+        const all = pointers(tree.data);
+        const at = all[below(all.length)]!;
+        const kind = below(3);
+        const ops =
+          kind === 0 || at === "/data"
+            ? [
+                {
+                  op: "add",
+                  path: `${at}/children/-`,
+                  value: buildLegacy([people[below(people.length)]!], { nodes: 1 + below(30) }),
+                },
+              ]
+            : kind === 1
+              ? [{ op: "remove", path: at }]
+              : [{ op: "replace", path: `${at}/hidden`, value: random() < 0.5 }];
+        return saves.sendPatch(walked, ops, `"${tree.version}"`);
+      };
+      edits.push(
+        structureEdit,
+        structureEdit,
+        structureEdit,
+        () =>
+          api.put(
+            `/api/people/${people[below(people.length)]}`,
+            { firstName: `Walked ${below(1000)}` },
+            { token: user.token },
+          ),
+        async () => {
+          const made = await api.post<{ _id: string }>(
+            "/api/people",
+            { tree: walked, firstName: "Walker" },
+            { token: user.token },
+          );
+          people = [...people, made.body._id];
+          return made;
+        },
+        async () => {
+          const gone = people[below(people.length)]!;
+          people = people.filter((id) => id !== gone);
+          return api.delete(`/api/people/${gone}`, undefined, { token: user.token });
+        },
+        async () => {
+          // a Sim that sorts first (an import's older date): every position moves, and the
+          // structure is not written
+          const early = await db.person.create({
+            data: { treeId: walked, firstName: "Early", createdAt: new Date(below(1e12)) },
+          });
+          people = [...people, early.id];
+          return { status: 200 };
+        },
+        async () => {
+          // a Sim gone behind the app's back, its references left to nobody, then back with its
+          // id, last in the list: the old list leads the new one, and those references resolve
+          const gone = people[below(people.length)]!;
+          const row = await db.person.delete({ where: { id: gone } });
+          await read(path);
+          // a read without gzip (never from the body cache) keeps the parts of that list
+          const plain = await cached.get(path, { authorization: `Bearer ${user.token}` });
+          expect(plain.body.equals((await api.get(path, { token: user.token })).bytes)).toBe(true);
+          await db.person.create({
+            data: { id: row.id, treeId: walked, firstName: row.firstName, lastName: row.lastName },
+          });
+          return { status: 200 };
+        },
+      );
+      for (let step = 0; step < 40; step += 1) {
+        const edit = edits[below(edits.length)]!;
+        expect((await edit()).status, `step ${step}`).toBeLessThan(300);
+        // read() compares the answer byte for byte with the route handler's
+        await read(path);
+        if (random() < 0.3) await read(path);
+      }
     });
 
     it("still checks the owner and the session on every read", async () => {

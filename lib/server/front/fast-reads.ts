@@ -15,7 +15,6 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
-import { LRUCache } from "lru-cache";
 import type { Logger } from "pino";
 import { imageName, objectId } from "@/lib/schemas/common";
 import { IMAGE_SIZES } from "@/lib/schemas/upload";
@@ -24,26 +23,19 @@ import { requestIdFrom } from "../http/request-id";
 import { acceptsGzip } from "./accept-encoding";
 import { apiHeadersFor } from "./api-headers";
 import { BodyCache } from "./body-cache";
+import { createCanvasReader, type KnownTree } from "./canvas-read";
 import type { FrontDb } from "./front-db";
 import {
   PEOPLE_CANVAS_JSON_FOR_SESSION_SQL,
   PEOPLE_JSON_FOR_SESSION_SQL,
   TREE_CANVAS_JSON_FOR_SESSION_SQL,
-  TREE_CANVAS_PEOPLE_PART_FOR_SESSION_SQL,
-  TREE_CANVAS_TREE_PART_FOR_SESSION_SQL,
   TREE_GENERATIONS_FOR_SESSION_SQL,
   TREE_JSON_FOR_SESSION_SQL,
 } from "../sql/reads";
 import { contentTypeForKey } from "../storage/content-type";
 import { isStorable } from "../storable";
 import { treeEtag } from "../trees/etag";
-import {
-  type IndexedTree,
-  indexTreeRefs,
-  listedIds,
-  withPeopleList,
-  withPersonNames,
-} from "../trees/ref-names";
+import { withPersonNames } from "../trees/ref-names";
 import { IMAGE_HEADERS, negotiateFormat, variantKey } from "../uploads/image-files";
 
 export interface FastReadsOptions {
@@ -74,7 +66,7 @@ type Route =
   | { kind: "image"; size: string; name: string };
 
 interface Answer {
-  /** JSON text, a cached body already gzipped, or a file. */
+  /** JSON text, a body gzipped already (from the cache, or the editor's from its parts), or a file. */
   body: string | Buffer | fs.FileHandle;
   size?: number;
   headers: Record<string, string>;
@@ -172,110 +164,22 @@ export function createFastReads(options: FastReadsOptions): FastReads {
   interface JsonRow extends Record<string, unknown> {
     json: string;
     names?: string | null;
-    people?: string;
     version?: number;
     detailsVersion?: number;
     generation: number;
-    treeGeneration?: number;
   }
 
   /**
-   * The editor's tree parts with references as positions, per tree: what indexing the tree part
-   * made, at its tree generation, against the people's ids of then. Half the bodies' budget.
+   * GET /api/trees/{id}?fields=canvas's answer, from the parts this process keeps of the tree and
+   * what changed since (canvas-read.ts): half the bodies' budget.
    */
-  const indexedTrees =
-    cacheBytes > 0
-      ? new LRUCache<string, { treeGeneration: number; ids: string[]; tree: IndexedTree }>({
-          maxSize: cacheBytes / 2,
-          maxEntrySize: cacheBytes / 8,
-          sizeCalculation: (kept) => Math.max(1, kept.tree.open.length + 40 * kept.ids.length),
-        })
-      : null;
+  const readTreeCanvas = createCanvasReader({ db, keepBytes: cacheBytes / 2 });
 
   const readJson = async (
     kind: keyof typeof JSON_READS,
     treeId: string,
     claims: [string, string, string],
   ) => (await query<JsonRow>(...JSON_READS[kind], [treeId, ...claims])).rows;
-
-  /**
-   * GET /api/trees/{id}?fields=canvas's tree and people, read whole: on PostgreSQL its tree part
-   * and its people part at once, on two of the pool's connections, put together as the one
-   * statement answers them; the one statement when the parts' generations differ (the tree or its
-   * people changed between their snapshots), so every reference is one of the people sent. On the
-   * embedded database, which runs one statement at a time, the one statement.
-   */
-  async function readTreeCanvasWhole(
-    treeId: string,
-    claims: [string, string, string],
-  ): Promise<JsonRow | undefined> {
-    if (db.engine !== "postgresql") return (await readJson("treeCanvas", treeId, claims))[0];
-    const values = [treeId, ...claims];
-    const [trees, people] = await Promise.all([
-      query<JsonRow>("tree_canvas_tree_part", TREE_CANVAS_TREE_PART_FOR_SESSION_SQL, values),
-      query<{ json: string; generation: number }>(
-        "tree_canvas_people_part",
-        TREE_CANVAS_PEOPLE_PART_FOR_SESSION_SQL,
-        values,
-      ),
-    ]);
-    const tree = trees.rows[0];
-    const list = people.rows[0];
-    if (!tree || !list) return undefined;
-    if (Number(tree.generation) === Number(list.generation)) return { ...tree, people: list.json };
-    return (await readJson("treeCanvas", treeId, claims))[0];
-  }
-
-  /**
-   * GET /api/trees/{id}?fields=canvas's answer. When this process keeps the tree's part indexed
-   * from the tree generation the database still has, and the people's ids of then still lead the
-   * list in the same order (a rename, an edit or a new Sim moves no one), the people part alone is
-   * read and joined to it: the tree's part, its text put together from its chunks and its
-   * references indexed, cost as much again. Otherwise the whole is read, and its tree part kept.
-   */
-  async function readTreeCanvas(
-    treeId: string,
-    claims: [string, string, string],
-    /** The tree generation just read, when known: a kept part of another is not tried. */
-    treeGeneration?: number,
-  ): Promise<
-    { json: string; version: number; detailsVersion: number; generation: number } | undefined
-  > {
-    const kept = indexedTrees?.get(treeId);
-    if (kept && (treeGeneration === undefined || treeGeneration === kept.treeGeneration)) {
-      const { rows } = await query<{
-        json: string;
-        generation: number;
-        treeGeneration: number;
-        version: number;
-        detailsVersion: number;
-      }>("tree_canvas_people_part", TREE_CANVAS_PEOPLE_PART_FOR_SESSION_SQL, [treeId, ...claims]);
-      const people = rows[0];
-      if (!people) return undefined;
-      if (Number(people.treeGeneration) === kept.treeGeneration) {
-        const ids = listedIds(people.json);
-        // a reference left as stored stays right only while the list holds the very same ids
-        // (a kept id past the list's end meets undefined, so a longer kept list is never a lead)
-        const leads = kept.ids.every((id, i) => ids[i] === id);
-        const usable = leads && (kept.tree.unresolved === 0 || kept.ids.length === ids.length);
-        if (usable) return { ...people, json: withPeopleList(kept.tree, people.json) };
-      }
-    }
-    const row = await readTreeCanvasWhole(treeId, claims);
-    if (!row) return undefined;
-    const peopleJson = row.people ?? "[]";
-    const ids = listedIds(peopleJson);
-    const tree = indexTreeRefs(row.json, ids);
-    if (row.treeGeneration !== undefined) {
-      indexedTrees?.set(treeId, { treeGeneration: Number(row.treeGeneration), ids, tree });
-    }
-    return {
-      json: withPeopleList(tree, peopleJson),
-      version: row.version!,
-      detailsVersion: row.detailsVersion!,
-      generation: row.generation,
-    };
-  }
 
   async function read(route: Route, req: IncomingMessage): Promise<Answer | null> {
     const json = { "content-type": "application/json" };
@@ -287,8 +191,8 @@ export function createFastReads(options: FastReadsOptions): FastReads {
         const claims = await claimsOf(req);
         if (!claims) return null;
         const key = `${route.kind}:${route.treeId}`;
-        /** The tree's own generation, once the cache's check has read it. */
-        let treeGeneration: number | undefined;
+        /** What the cache's check read of the tree, once it has. */
+        let known: KnownTree | undefined;
         // The cache holds gzipped bodies only; a client without gzip gets a fresh answer.
         const cacheable = cache !== null && acceptsGzip(req);
         if (cacheable) {
@@ -303,7 +207,12 @@ export function createFastReads(options: FastReadsOptions): FastReads {
           }>("tree_generations", TREE_GENERATIONS_FOR_SESSION_SQL, [route.treeId, ...claims]);
           const current = rows[0];
           if (!current) return null;
-          treeGeneration = Number(current.treeGeneration);
+          known = {
+            treeGeneration: Number(current.treeGeneration),
+            peopleGeneration: Number(current.peopleGeneration),
+            version: current.version,
+            detailsVersion: current.detailsVersion,
+          };
           // both tree answers hold the tree and its people (names, or the canvas people)
           const isTree = route.kind === "tree" || route.kind === "treeCanvas";
           const generation = isTree ? current.treeBodyGeneration : current.peopleGeneration;
@@ -314,11 +223,17 @@ export function createFastReads(options: FastReadsOptions): FastReads {
           }
         }
         if (route.kind === "treeCanvas") {
-          const canvas = await readTreeCanvas(route.treeId, claims, treeGeneration);
+          const gzip = acceptsGzip(req);
+          const canvas = await readTreeCanvas(route.treeId, claims, known, gzip);
           if (!canvas) return null;
+          // getTreeCanvasJson's: references by position in the canvas people sent with it;
+          // gzipped from its parts' deflated forms (as send() would gzip it, from 1 KB on)
+          const compress =
+            gzip &&
+            (canvas.json.length >= COMPRESS_FROM_BYTES ||
+              Buffer.byteLength(canvas.json) >= COMPRESS_FROM_BYTES);
           return {
-            // getTreeCanvasJson's: references by position in the canvas people sent with it
-            body: canvas.json,
+            body: compress ? await canvas.gzip() : canvas.json,
             headers: { ...json, etag: treeEtag(canvas.version, canvas.detailsVersion) },
             cacheAs: cacheable ? { key, generation: canvas.generation } : undefined,
           };
@@ -369,7 +284,8 @@ export function createFastReads(options: FastReadsOptions): FastReads {
       "x-request-id": id,
     };
     if (Buffer.isBuffer(answer.body)) {
-      // From the cache, gzipped already (only a client that accepts gzip is given one).
+      // Gzipped already, from the cache or made so (only a client that accepts gzip is given one).
+      if (answer.cacheAs) cache?.set(answer.cacheAs.key, answer.cacheAs.generation, answer.body);
       headers.vary = "Accept-Encoding";
       headers["content-encoding"] = "gzip";
       headers["content-length"] = answer.body.length;

@@ -36,18 +36,22 @@ const CURRENT_SESSION = `EXISTS (
  */
 export const TREE_BODY_GENERATION = `(t."treeGeneration" + t."peopleGeneration")`;
 
+/** The tree's JSON text (treeJson) before its structure: `{"_id":…,"data":`. */
+const TREE_JSON_HEAD = `'{"_id":' || to_json(t."id")::text
+    || ',"title":' || to_json(t."title")::text
+    || ',"description":' || to_json(t."description")::text
+    || ',"cover":' || COALESCE(to_json(t."cover")::text, 'null')
+    || ',"data":'`;
+/** …and after it, up to (not including) its closing brace: `,"version":…,"heirs":[…]`. */
+const TREE_JSON_TAIL = `',"version":' || t."version"::text
+    || ',"heirs":' || t."heirs"::text`;
+
 /**
  * The tree's row as row_to_json wrote it (keys without spaces, each value as json writes it), its
  * structure put together from its chunks (ADR 037) and written as jsonb writes it, as before.
  */
 const treeJson = (where: string) => `
-  SELECT '{"_id":' || to_json(t."id")::text
-    || ',"title":' || to_json(t."title")::text
-    || ',"description":' || to_json(t."description")::text
-    || ',"cover":' || COALESCE(to_json(t."cover")::text, 'null')
-    || ',"data":' || ${treeDataText("t")}
-    || ',"version":' || t."version"::text
-    || ',"heirs":' || t."heirs"::text || '}' AS "json", (
+  SELECT ${TREE_JSON_HEAD} || ${treeDataText("t")} || ${TREE_JSON_TAIL} || '}' AS "json", (
     SELECT json_object_agg(p."id", json_build_array(p."firstName", p."lastName"))::text
     FROM "Person" p WHERE p."treeId" = t."id"
   ) AS "names", t."version", t."detailsVersion",
@@ -211,22 +215,48 @@ const treeCanvasJson = (treeWhere: string) => `
   CROSS JOIN (${peopleJson(OWNED_TREE, CANVAS_PERSON_COLUMNS)}) people`;
 
 /**
- * TREE_CANVAS_JSON_FOR_SESSION_SQL in two statements that PostgreSQL runs at once on two
- * connections (the fast read, on a pool): the tree's part and the people's part took one backend
- * about 18 ms each at 10,000 Sims, one after the other. Each answers the tree's body generation;
- * both generations only ever grow, so when the two parts answer the same one, neither the tree nor
- * its people changed between their snapshots, and the parts are one snapshot's. Otherwise the
- * caller reads TREE_CANVAS_JSON_FOR_SESSION_SQL. $1 treeId, $2 username, $3 session id,
- * $4 account id, as that statement.
+ * GET /api/trees/{id}?fields=canvas's tree part in pieces (ADR 038, "Later"), for the fast read,
+ * which keeps the chunks' texts between reads, in one statement, so one snapshot. Its first row
+ * (`key` null): the tree's JSON text up to its structure (`head`) and after it without its closing
+ * brace (`tail`), the top of the structure as stored (`root`, jsonb's text, chunks still
+ * placeholders), every chunk's key and row version (`chunks`: `key:xmin,…`, or null), the version,
+ * details version and both generations; with `ids`, its people's ids in the people part's order
+ * (comma-separated, or null), so that the chunks can be indexed while that part is still being
+ * read. Then a row for each chunk whose `key:xmin` is not in $5 (comma-separated, as `chunks`
+ * writes them): its `key`, `xmin` and `text`. A chunk's `xmin` is the transaction that wrote its
+ * row version: a save that rewrites a chunk gives it a new one, one it left alone keeps it.
+ * $1 treeId, $2 username, $3 session id, $4 account id (the live session only), $5 kept chunks.
  */
-export const TREE_CANVAS_TREE_PART_FOR_SESSION_SQL = `
-  SELECT tree."json", tree."version", tree."detailsVersion", tree."generation",
-    tree."treeGeneration"
-  FROM (${treeJson(`${OWNED_TREE} AND ${CURRENT_SESSION}`)}) tree`;
+const treeCanvasHead = (ids: boolean) => `
+  WITH tree AS (
+    SELECT t.* FROM "Tree" t WHERE ${OWNED_TREE} AND ${CURRENT_SESSION}
+  )
+  SELECT NULL::int AS "key", NULL::text AS "xmin", NULL::text AS "text",
+    ${TREE_JSON_HEAD} AS "head", t."data"::text AS "root", ${TREE_JSON_TAIL} AS "tail", (
+      SELECT string_agg(c."key"::text || ':' || c."xmin"::text, ',')
+      FROM "TreeChunk" c WHERE c."treeId" = t."id"
+    ) AS "chunks", ${
+      ids
+        ? `(
+      SELECT string_agg(p."id", ',' ORDER BY p."createdAt", p."id")
+      FROM "Person" p WHERE p."treeId" = t."id"
+    )`
+        : "NULL::text"
+    } AS "ids", t."version", t."detailsVersion", t."treeGeneration", t."peopleGeneration"
+  FROM tree t
+  UNION ALL
+  SELECT c."key", c."xmin"::text, c."data"::text,
+    NULL, NULL, NULL, NULL, NULL, NULL::int, NULL::int, NULL::int, NULL::int
+  FROM "TreeChunk" c JOIN tree t ON c."treeId" = t."id"
+  WHERE NOT (c."key"::text || ':' || c."xmin"::text = ANY(string_to_array($5::text, ',')))`;
+export const TREE_CANVAS_HEAD_FOR_SESSION_SQL = treeCanvasHead(false);
+/** TREE_CANVAS_HEAD_FOR_SESSION_SQL with its people's ids. */
+export const TREE_CANVAS_HEAD_IDS_FOR_SESSION_SQL = treeCanvasHead(true);
+
 /**
- * The people's part of TREE_CANVAS_JSON_FOR_SESSION_SQL (see TREE_CANVAS_TREE_PART_FOR_SESSION_SQL),
- * with the tree row's own generation, version and details version: alone, it answers the editor's
- * read beside a tree part this process keeps from that very tree generation (fast-reads.ts).
+ * The people's part of TREE_CANVAS_JSON_FOR_SESSION_SQL, with the tree row's own body generation,
+ * tree generation, version and details version: the fast read joins it to the tree's pieces
+ * (TREE_CANVAS_HEAD_FOR_SESSION_SQL) when both answer the same generations, so one snapshot's.
  */
 export const TREE_CANVAS_PEOPLE_PART_FOR_SESSION_SQL = peopleJson(
   `${OWNED_TREE} AND ${CURRENT_SESSION}`,
