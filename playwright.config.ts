@@ -1,5 +1,9 @@
 import { defineConfig, devices } from "@playwright/test";
+import { startArgs } from "./scripts/lib/start-command";
 import { chromiumArgs, e2e } from "./tests/e2e/support/config";
+
+/** `npm start`'s Node flags (ADR 039): serve.ts runs scripts/start.ts in its own process. */
+const serverFlags = startArgs(import.meta.dirname).slice(0, -1).join(" ");
 
 // Browser downloads are not possible here: Debian's Chromium is used instead.
 
@@ -22,7 +26,7 @@ export default defineConfig({
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
   webServer: {
-    command: "npx tsx tests/e2e/support/serve.ts",
+    command: `npx tsx ${serverFlags} tests/e2e/support/serve.ts`,
     url: `${e2e.baseURL}/api/version`,
     // The first run may include a production build.
     timeout: 600_000,

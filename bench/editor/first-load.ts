@@ -33,12 +33,15 @@ setSeedBase(baseURL);
 
 /**
  * gzip: as a browser reads (the front keeps each answer gzipped until the tree or its people
- * change); identity: uncompressed, never from that cache; gzip fresh: gzip, each load after a
+ * change); identity: uncompressed, never from that cache (the after read is answered from the
+ * parts of the tree and its people the front keeps, canvas-read.ts); gzip fresh: gzip, each load after a
  * rename of one Sim, as the first load after an edit of a Sim; gzip after a save: each load after
  * a structure save (a JSON Patch of the root's `hidden`), as the first load after an editing
- * session, when nothing the front keeps of the tree is of its current generation.
+ * session; gzip cold: each load after a whole structure save (every chunk written anew) and a
+ * rename, so that nothing the front keeps of the tree or its people is current, as after a
+ * restart.
  */
-const MODES = ["gzip", "identity", "gzip fresh", "gzip after a save"] as const;
+const MODES = ["gzip", "identity", "gzip fresh", "gzip after a save", "gzip cold"] as const;
 
 /** A person's editable fields, for a PUT that changes only what the caller overrides. */
 const fieldsOf = ({
@@ -153,12 +156,33 @@ async function main() {
       );
       version = saved.version;
     };
+    const bare = mapPersonRefs(
+      (await call<Tree>("GET", `/api/trees/${id}`, undefined, token)).data,
+      ({ _id }) => ({ _id }),
+    );
+    const saveWhole = async () => {
+      const saved = await call<{ version: number }>(
+        "PATCH",
+        `/api/trees/${id}`,
+        { data: bare },
+        token,
+      );
+      version = saved.version;
+    };
     type Sample = Awaited<ReturnType<typeof load>>;
     const samples: Record<string, Sample[]> = {};
     // one warm-up of each, then alternated, so all see the same server and caches
     for (const gzip of [true, false]) {
       for (const urls of Object.values(variants)) await load([...urls], token, gzip);
     }
+    // The floor: the after read of an empty tree (one request, its session checked by the same
+    // small statement, a body of some 200 bytes from the front's cache), timed as the loads are:
+    // what any read from the cache costs here, whatever the tree's size.
+    const empty = await call<{ _id: string }>("POST", "/api/trees", { title: "Floor" }, token);
+    const floorUrl = `/api/trees/${empty._id}?fields=canvas`;
+    await get(floorUrl, token, true);
+    const floor: number[] = [];
+    for (let i = 0; i < LOADS; i += 1) floor.push((await get(floorUrl, token, true)).ms);
     // the fresh loads last: each one's rename would leave the others' cached answers stale
     for (const mode of MODES) {
       for (let i = 0; i < LOADS; i += 1) {
@@ -170,6 +194,11 @@ async function main() {
           if (mode === "gzip fresh") await rename(`Fresh ${i} ${name}`);
           // a structure save (untimed): the tree's every kept form is of an older generation
           if (mode === "gzip after a save") await saveStructure();
+          // a whole save and a rename (untimed): nothing kept of the tree or its people is current
+          if (mode === "gzip cold") {
+            await saveWhole();
+            await rename(`Cold ${i} ${name}`);
+          }
           (samples[`${name} ${mode}`] ??= []).push(await load([...variants[name]], token, gzip));
         }
       }
@@ -197,7 +226,7 @@ async function main() {
     const result = {
       bench: "bench/editor/first-load.ts",
       description:
-        "the editor's first load (its API reads, in parallel) of a legacy: before (the issue's: the tree with names in its references, whole people), adr032 (the same tree, fields=canvas people) and after (ADR 038: GET /api/trees/{id}?fields=canvas alone, its canvas people in it and references by position), alternated in one run against one server; modes: gzip (from the front's cache), identity (uncompressed, never cached), gzip fresh (each load after a rename of one Sim, so never cached), gzip after a save (each load after a structure save: nothing kept of the tree is current); bytes as on the wire, time until every answer was read",
+        "the editor's first load (its API reads, in parallel) of a legacy: before (the issue's: the tree with names in its references, whole people), adr032 (the same tree, fields=canvas people) and after (ADR 038: GET /api/trees/{id}?fields=canvas alone, its canvas people in it and references by position), alternated in one run against one server; modes: gzip (from the front's cache), identity (uncompressed: never from the body cache, from the parts of the tree and its people the front keeps for the after read), gzip fresh (each load after a rename of one Sim, so never cached), gzip after a save (each load after a structure save of the root: the tree's own row changed, its chunks and people not), gzip cold (each load after a whole structure save and a rename: nothing kept of the tree or its people is current); bytes as on the wire, time until every answer was read",
       when: new Date().toISOString(),
       machine: { cpus: os.cpus().length, loadAverage: os.loadavg().map((v) => round(v, 2)) },
       baseURL,
@@ -205,6 +234,11 @@ async function main() {
       loads: LOADS,
       goal: "after at most half of before, in bytes and in time",
       figures,
+      floorMs: {
+        request: "GET /api/version",
+        medianMs: round(median(floor)),
+        perRunMs: floor.map((ms) => round(ms)),
+      },
       afterOverBefore: Object.fromEntries(MODES.map((mode) => [mode, ratio(mode)])),
       adr032OverBefore: Object.fromEntries(MODES.map((mode) => [mode, ratio(mode, "adr032")])),
     };

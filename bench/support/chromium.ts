@@ -3,6 +3,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { chromium, type Browser } from "@playwright/test";
+import { startArgs } from "../../scripts/lib/start-command";
 import { chromiumArgs } from "../../tests/e2e/support/config";
 
 /** Debian's Chromium (CHROMIUM_PATH overrides), headless, with the browser tests' flags and `extraArgs`. */
@@ -32,7 +33,8 @@ export async function answers(url: string): Promise<boolean> {
 
 /**
  * The app at `baseURL`: null when it already answers, else the production build (in .next-bench)
- * started on `port` with its own `database` (tests/e2e/support/serve.ts; a build may come first;
+ * started on `port` with its own `database` (tests/e2e/support/serve.ts, with `npm start`'s Node
+ * flags; a build may come first;
  * E2E_SMTP_PORT, E2E_DB and HEIRLOOM_DIST_DIR override), once it answers.
  */
 export async function ensureServer(options: {
@@ -45,7 +47,9 @@ export async function ensureServer(options: {
   if (await answers(`${baseURL}/api/version`)) return null;
   if (process.env.BENCH_BASE_URL) throw new Error(`${baseURL} does not answer`);
   console.log(`Starting the app on ${baseURL} (a build may come first)…`);
-  const child = spawn("npx", ["tsx", "tests/e2e/support/serve.ts"], {
+  // with `npm start`'s Node flags (ADR 039): serve.ts runs scripts/start.ts in its own process
+  const flags = startArgs(root).slice(0, -1);
+  const child = spawn("npx", ["tsx", ...flags, "tests/e2e/support/serve.ts"], {
     cwd: root,
     env: {
       ...process.env,
