@@ -15,7 +15,11 @@ export async function readMail(to: string, since = 0, timeoutMs = 15_000): Promi
   const deadline = Date.now() + timeoutMs;
   const address = to.toLowerCase();
   while (Date.now() < deadline) {
-    const files = (await fs.readdir(e2e.mailDir).catch(() => [])).sort().reverse();
+    // only whole mails: the sink writes each under another name first (support/serve.ts)
+    const files = (await fs.readdir(e2e.mailDir).catch(() => []))
+      .filter((file) => file.endsWith(".json"))
+      .sort()
+      .reverse();
     for (const file of files) {
       const mail = JSON.parse(
         await fs.readFile(path.join(e2e.mailDir, file), "utf8"),

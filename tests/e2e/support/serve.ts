@@ -49,7 +49,9 @@ async function startSmtpSink() {
             e2e.mailDir,
             `${Date.now()}-${String(counter).padStart(5, "0")}.json`,
           );
-          await fs.writeFile(file, JSON.stringify(record));
+          // written whole, then named: a reader (support/mail.ts) never meets half a file
+          await fs.writeFile(`${file}.part`, JSON.stringify(record));
+          await fs.rename(`${file}.part`, file);
           callback();
         })
         .catch((error: Error) => callback(error));
