@@ -162,9 +162,12 @@ function unlessFailed<T>(made: Promise<T>, forget: () => void): Promise<T> {
   });
 }
 
-/** The people's deflated tail, made once for as long as they are kept. */
-const tailOf = (people: KeptPeople) =>
-  (people.tail ??= unlessFailed(deflateLast(peopleTail(people.json)), () => {
+/**
+ * The people's deflated tail, made once for as long as they are kept (or the one `started` as
+ * their part came), and forgotten should it fail.
+ */
+const tailOf = (people: KeptPeople, started?: Promise<DeflatedPart>) =>
+  (people.tail ??= unlessFailed(started ?? deflateLast(peopleTail(people.json)), () => {
     people.tail = undefined;
   }));
 
@@ -311,7 +314,7 @@ export function createCanvasReader({ db, keepBytes }: CanvasReaderOptions): Canv
     const keptChunks = [...(before?.chunks ?? [])].map(([key, chunk]) => `${key}:${chunk.xmin}`);
     const rows = db.query<HeadRow>(name, text, [treeId, ...claims, keptChunks.join(",")]);
     // (a gzipped answer's people are deflated on another thread as soon as they come)
-    let tail: KeptPeople["tail"];
+    let tail: Promise<DeflatedPart> | undefined;
     const early = peopleKept
       ? undefined
       : readPeople(treeId, claims).then((part) => {
@@ -381,7 +384,8 @@ export function createCanvasReader({ db, keepBytes }: CanvasReaderOptions): Canv
       if (!part) return undefined;
       if (!sameSnapshot(part, treeGeneration, peopleGeneration)) return readWhole(treeId, claims);
       // the same generations: the very people whose ids the head read, in that order
-      people = { ...into, json: part.json, tail };
+      people = { ...into, json: part.json };
+      if (tail) void tailOf(people, tail).catch(() => undefined);
     }
     return (
       answer(treeId, { people, treeGeneration, top, chunks }, head) ?? readWhole(treeId, claims)
