@@ -79,13 +79,19 @@ const PERSON_COLUMNS = `p."id" AS "_id", p."treeId" AS "tree", p."avatar", p."fi
  */
 const CANVAS_PERSON_COLUMNS = `p."id" AS "_id", p."avatar", p."firstName", p."lastName", p."links"`;
 
+/**
+ * The people lists' order, oldest first: the people part's, and the ids' that the editor's read
+ * indexes its references against (TREE_CANVAS_HEAD_IDS_FOR_SESSION_SQL), which must be the same.
+ */
+const PEOPLE_ORDER = `p."createdAt", p."id"`;
+
 const peopleJson = (
   where: string,
   columns = PERSON_COLUMNS,
   tail = `t."peopleGeneration" AS "generation"`,
 ) => `
   SELECT '[' || COALESCE((
-    SELECT string_agg(person.json, ',' ORDER BY p."createdAt", p."id")
+    SELECT string_agg(person.json, ',' ORDER BY ${PEOPLE_ORDER})
     FROM "Person" p
     CROSS JOIN LATERAL (
       -- gameId is the last key, and only Sims that came from the game have one (serializePerson)
@@ -238,7 +244,7 @@ const treeCanvasHead = (ids: boolean) => `
     ) AS "chunks", ${
       ids
         ? `(
-      SELECT string_agg(p."id", ',' ORDER BY p."createdAt", p."id")
+      SELECT string_agg(p."id", ',' ORDER BY ${PEOPLE_ORDER})
       FROM "Person" p WHERE p."treeId" = t."id"
     )`
         : "NULL::text"

@@ -83,7 +83,6 @@ export function indexRefs(
 /** A reference's opening in jsonb's text form. */
 const JSONB_REF_OPEN = '{"_id": "';
 const CLOSING_BRACE = 0x7d;
-const BACKSLASH = 0x5c;
 
 /**
  * indexRefs for a text in jsonb's text form, as PostgreSQL writes a stored structure (`{"_id":
@@ -106,7 +105,7 @@ export function indexJsonbRefs(
     let next = start;
     if (text.charCodeAt(end + 1) === CLOSING_BRACE) {
       const id = text.slice(start, end);
-      if (!id.includes(String.fromCharCode(BACKSLASH))) {
+      if (!id.includes("\\")) {
         const position = positions.get(id);
         if (position === undefined) {
           unresolved += 1;
