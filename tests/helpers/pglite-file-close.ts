@@ -1,7 +1,7 @@
-// Every file of the pglite project runs in a process of its own, one after another, on one
-// DATA_DIR. A file gives back the embedded database and the folder's lock when it ends, so the
-// next file never finds the folder held by a process that is still on its way out (a worker
-// pool's threads keep a process alive for a moment after its last test).
+// Every file of the pglite project runs in a process of its own, on a DATA_DIR of its own
+// (pglite-data-dir.ts). A file gives back the embedded database and the folder's lock when it
+// ends, and then removes the folder.
+import fs from "node:fs/promises";
 import { afterAll } from "vitest";
 import { getEnv } from "@/lib/env";
 import { unlockDataFolder } from "@/lib/server/data-lock";
@@ -9,7 +9,9 @@ import { processPglite } from "@/lib/server/front/pglite";
 
 afterAll(async () => {
   const pglite = processPglite();
-  if (!pglite) return;
-  await pglite.close();
-  unlockDataFolder(getEnv().PGLITE_DIR);
+  if (pglite) {
+    await pglite.close();
+    unlockDataFolder(getEnv().PGLITE_DIR);
+  }
+  await fs.rm(getEnv().DATA_DIR, { recursive: true, force: true });
 });

@@ -2,14 +2,24 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { applyMigrations } from "../../scripts/lib/schema-engine";
 
-/** A fresh embedded PGlite directory, migrated, for the suite that proves the default path. */
+/** Where the pglite project's files keep their data: a migrated template, and a folder per file. */
+export const PGLITE_TESTS_DIR = path.resolve(".data/test-pglite");
+
+/**
+ * A fresh embedded PGlite directory, migrated once, for the suite that proves the default path:
+ * each test file then starts from a copy of it in a DATA_DIR of its own (pglite-data-dir.ts), so
+ * that two files run at once.
+ */
 export default async function setup() {
-  const dir = path.resolve(".data/test-pglite/pglite");
-  await fs.rm(path.dirname(dir), { recursive: true, force: true });
+  const dir = path.join(PGLITE_TESTS_DIR, "template/pglite");
+  await fs.rm(PGLITE_TESTS_DIR, { recursive: true, force: true });
   await fs.mkdir(dir, { recursive: true });
   await applyMigrations({
     target: { pgliteDir: dir },
     migrationsDir: "prisma/migrations",
     schemaPath: "prisma/schema.prisma",
   });
+  return async () => {
+    await fs.rm(PGLITE_TESTS_DIR, { recursive: true, force: true });
+  };
 }

@@ -29,7 +29,7 @@ describe("accounts on embedded PGlite", () => {
     const env = getEnv();
     expect(env.DATABASE_URL).toBeUndefined();
     expect(env.SMTP_URL).toBeUndefined();
-    expect(env.OUTBOX_DIR).toBe(path.resolve(".data/test-pglite/outbox"));
+    expect(env.OUTBOX_DIR).toBe(path.join(path.resolve(process.env.DATA_DIR!), "outbox"));
   });
 
   it("signs up, signs in, reads the user and resets the password from the outbox mail", async () => {
