@@ -157,6 +157,64 @@ export function describeFastReads(makeDb: () => FrontDb) {
       expect(Object.keys(people[0]!)).toEqual(["_id", "avatar", "firstName", "lastName", "links"]);
     });
 
+    it("keeps each person's canvas JSON as row_to_json wrote it, through hostile names and every kind of write", async () => {
+      // The stored text (migration person_canvas_json, a generated column) is what the canvas
+      // reads join: it must be byte for byte what row_to_json wrote of those columns on every read
+      // before, whichever path wrote the person (the API, a bulk insert, raw SQL).
+      const tree = (await createTree(owner.token, { title: "Hostile names" }))._id;
+      const names = [
+        ['He said "hi" \\ back', "tab\there\nnewline\r"],
+        ["\u0001\u001f\u007f control", "</script><!-- -->"],
+        ["👩‍👩‍👧 family", "Ünïcödé e\u0301 \u2028\u2029"],
+        ["", ""],
+        ["x".repeat(100), "'; DROP TABLE \"Person\"; --"],
+      ];
+      const ids: string[] = [];
+      for (const [firstName, lastName] of names) {
+        const created = await api.post(
+          "/api/people",
+          { tree, firstName, lastName },
+          { token: owner.token },
+        );
+        expect(created.status, JSON.stringify(created.body)).toBe(200);
+        ids.push((created.body as { _id: string })._id);
+      }
+      ids.push(...(await insertPeople(tree, 3)));
+      // an avatar and links written by raw SQL, and a rename through the API
+      await db.$executeRawUnsafe(
+        `UPDATE "Person" SET "avatar" = $1, "links" = $2::jsonb WHERE "id" = $3`,
+        "avatar/a\"b\\c.png",
+        JSON.stringify([{ title: 'Le "tree" \\ ✓', treeId: randomUUID(), personId: randomUUID() }]),
+        ids[0],
+      );
+      const renamed = await api.put(
+        `/api/people/${ids[1]}`,
+        { firstName: "Renamed \"again\"", lastName: "\\" },
+        { token: owner.token },
+      );
+      expect(renamed.status).toBe(200);
+
+      const rows = await db.$queryRawUnsafe<{ id: string; stored: string; written: string }[]>(
+        `SELECT p."id", p."canvasJson" AS "stored", row_to_json(r)::text AS "written"
+         FROM "Person" p CROSS JOIN LATERAL (
+           SELECT p."id" AS "_id", p."avatar", p."firstName", p."lastName", p."links"
+         ) r
+         WHERE p."treeId" = $1`,
+        tree,
+      );
+      expect(rows).toHaveLength(ids.length);
+      for (const row of rows) expect(row.stored).toBe(row.written);
+      const people = await db.person.findMany({ where: { treeId: tree } });
+      const canvas = (await api.get(`/api/people?tree=${tree}&fields=canvas`, { token: owner.token }))
+        .body as Record<string, unknown>[];
+      expect(canvas).toHaveLength(ids.length);
+      for (const { id, avatar, firstName, lastName, links } of people) {
+        expect(canvas).toContainEqual({ _id: id, avatar, firstName, lastName, links });
+      }
+      expect(canvas.map((p) => p.firstName)).toContain('Renamed "again"');
+      expect(canvas.map((p) => p.firstName)).toContain("👩‍👩‍👧 family");
+    });
+
     it("GET /api/trees/{id}?fields=canvas (the editor's one read, ADR 038), with the ETag", async () => {
       const path = `/api/trees/${treeId}?fields=canvas`;
       const fast = await fastServer.get(path, { authorization: `Bearer ${owner.token}` });

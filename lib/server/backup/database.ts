@@ -140,10 +140,28 @@ export async function sequenceValues(
 /** Rows fetched from the cursor at a time: bounded memory whatever the table's size. */
 const FETCH_ROWS = 500;
 
-/** Every row of `table` as one line of JSON (row_to_json), through a cursor. */
+/**
+ * The columns of `table` that hold what was written, in their order, quoted: not a generated
+ * column (such as "Person"."canvasJson"), which the database makes from the others on insert and
+ * which an insert may not name.
+ */
+async function storedColumns(session: Session, table: string): Promise<string> {
+  const rows = await session.query<{ name: string }>(
+    `SELECT a.attname AS name FROM pg_attribute a
+     WHERE a.attrelid = (quote_ident(current_schema()) || '.' || quote_ident($1))::regclass
+       AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = ''
+     ORDER BY a.attnum`,
+    [table],
+  );
+  return rows.map((row) => quoteIdent(row.name)).join(", ");
+}
+
+/** Every row of `table` (its stored columns) as one line of JSON (row_to_json), through a cursor. */
 export async function* tableRows(session: Session, table: string): AsyncGenerator<string> {
+  const columns = await storedColumns(session, table);
   await session.query(
-    `DECLARE heirloom_backup NO SCROLL CURSOR FOR SELECT row_to_json(t)::text AS row FROM ${quoteIdent(table)} t`,
+    `DECLARE heirloom_backup NO SCROLL CURSOR FOR
+     SELECT row_to_json(t)::text AS row FROM (SELECT ${columns} FROM ${quoteIdent(table)}) t`,
   );
   try {
     for (;;) {
@@ -161,21 +179,24 @@ const BATCH_ROWS = 1_000;
 const BATCH_BYTES = 4 * 1024 * 1024;
 
 /**
- * Inserts the JSON rows (as tableRows wrote them) into `table`, in batches; answers the count.
- * json_populate_recordset maps each key to the column of that name and type.
+ * Inserts the JSON rows (as tableRows wrote them) into `table`'s stored columns, in batches;
+ * answers the count. json_populate_recordset maps each key to the column of that name and type;
+ * the database makes the generated columns.
  */
 export async function loadRows(
   session: Session,
   table: string,
   lines: AsyncIterable<string>,
 ): Promise<number> {
+  const columns = await storedColumns(session, table);
   let batch: string[] = [];
   let bytes = 0;
   let count = 0;
   const flush = async () => {
     if (batch.length === 0) return;
     await session.query(
-      `INSERT INTO ${quoteIdent(table)} SELECT * FROM json_populate_recordset(NULL::${quoteIdent(table)}, $1::json)`,
+      `INSERT INTO ${quoteIdent(table)} (${columns})
+       SELECT ${columns} FROM json_populate_recordset(NULL::${quoteIdent(table)}, $1::json)`,
       [`[${batch.join(",")}]`],
     );
     count += batch.length;

@@ -72,12 +72,25 @@ export const TREE_JSON_FOR_SESSION_SQL = treeJson(`${OWNED_TREE} AND ${CURRENT_S
 /** A person's keys in serializePerson's order (GET /api/people?tree=, the original client's). */
 const PERSON_COLUMNS = `p."id" AS "_id", p."treeId" AS "tree", p."avatar", p."firstName", p."lastName",
           p."bio", p."traits", p."aspirations", p."lifeStates", p."custom", p."links", p."gameId"`;
+/** Each person's JSON text, from PERSON_COLUMNS, as `person.json` (WHOLE_PERSON.from). */
+const WHOLE_PERSON = {
+  json: "person.json",
+  from: `
+    CROSS JOIN LATERAL (
+      -- gameId is the last key, and only Sims that came from the game have one (serializePerson)
+      SELECT replace(row_to_json(r)::text, ',"gameId":null}', '}') AS json FROM (
+        SELECT ${PERSON_COLUMNS}
+      ) r
+    ) person`,
+};
 /**
  * What the editor's canvas draws of a person (GET /api/people?tree=&fields=canvas, ADR 032): the
  * same keys in the same order without the tree id (the editor knows it), the bio, the lists and
- * the custom rows, which the details panel fetches when it opens.
+ * the custom rows, which the details panel fetches when it opens. The database keeps it with the
+ * person (migration person_canvas_json, a generated column): the very text that row_to_json
+ * wrote of those keys on every read before.
  */
-const CANVAS_PERSON_COLUMNS = `p."id" AS "_id", p."avatar", p."firstName", p."lastName", p."links"`;
+const CANVAS_PERSON = { json: `p."canvasJson"`, from: "" };
 
 /**
  * The people lists' order, oldest first: the people part's, and the ids' that the editor's read
@@ -87,18 +100,12 @@ const PEOPLE_ORDER = `p."createdAt", p."id"`;
 
 const peopleJson = (
   where: string,
-  columns = PERSON_COLUMNS,
+  person = WHOLE_PERSON,
   tail = `t."peopleGeneration" AS "generation"`,
 ) => `
   SELECT '[' || COALESCE((
-    SELECT string_agg(person.json, ',' ORDER BY ${PEOPLE_ORDER})
-    FROM "Person" p
-    CROSS JOIN LATERAL (
-      -- gameId is the last key, and only Sims that came from the game have one (serializePerson)
-      SELECT replace(row_to_json(r)::text, ',"gameId":null}', '}') AS json FROM (
-        SELECT ${columns}
-      ) r
-    ) person
+    SELECT string_agg(${person.json}, ',' ORDER BY ${PEOPLE_ORDER})
+    FROM "Person" p${person.from}
     WHERE p."treeId" = t."id"
   ), '') || ']' AS "json", ${tail}
   FROM "Tree" t
@@ -113,12 +120,12 @@ const peopleJson = (
 export const PEOPLE_JSON_SQL = peopleJson(OWNED_TREE);
 /** PEOPLE_JSON_SQL for the token's ($2 username, $3 session id, $4 account id) live session only. */
 export const PEOPLE_JSON_FOR_SESSION_SQL = peopleJson(`${OWNED_TREE} AND ${CURRENT_SESSION}`);
-/** PEOPLE_JSON_SQL with the canvas's keys only (CANVAS_PERSON_COLUMNS). */
-export const PEOPLE_CANVAS_JSON_SQL = peopleJson(OWNED_TREE, CANVAS_PERSON_COLUMNS);
+/** PEOPLE_JSON_SQL with the canvas's keys only (CANVAS_PERSON). */
+export const PEOPLE_CANVAS_JSON_SQL = peopleJson(OWNED_TREE, CANVAS_PERSON);
 /** PEOPLE_CANVAS_JSON_SQL for the token's live session only (the fast read in front of Next). */
 export const PEOPLE_CANVAS_JSON_FOR_SESSION_SQL = peopleJson(
   `${OWNED_TREE} AND ${CURRENT_SESSION}`,
-  CANVAS_PERSON_COLUMNS,
+  CANVAS_PERSON,
 );
 
 /**
@@ -218,7 +225,7 @@ const treeCanvasJson = (treeWhere: string) => `
   SELECT tree."json", people."json" AS "people", tree."version", tree."detailsVersion",
     tree."generation", tree."treeGeneration"
   FROM (${treeJson(treeWhere)}) tree
-  CROSS JOIN (${peopleJson(OWNED_TREE, CANVAS_PERSON_COLUMNS)}) people`;
+  CROSS JOIN (${peopleJson(OWNED_TREE, CANVAS_PERSON)}) people`;
 
 /**
  * GET /api/trees/{id}?fields=canvas's tree part in pieces (ADR 038, "Later"), for the fast read,
@@ -266,7 +273,7 @@ export const TREE_CANVAS_HEAD_IDS_FOR_SESSION_SQL = treeCanvasHead(true);
  */
 export const TREE_CANVAS_PEOPLE_PART_FOR_SESSION_SQL = peopleJson(
   `${OWNED_TREE} AND ${CURRENT_SESSION}`,
-  CANVAS_PERSON_COLUMNS,
+  CANVAS_PERSON,
   `${TREE_BODY_GENERATION} AS "generation", t."treeGeneration", t."version", t."detailsVersion"`,
 );
 
