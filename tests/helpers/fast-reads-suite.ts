@@ -4,8 +4,10 @@
 // data-access seam names (ADR 023): tests/api/fast-reads.test.ts runs it on PostgreSQL,
 // tests/pglite/fast-reads.test.ts on the embedded default.
 import { randomUUID } from "node:crypto";
+import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import nodePath from "node:path";
 import { gunzipSync } from "node:zlib";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -167,7 +169,7 @@ export function describeFastReads(makeDb: () => FrontDb) {
         ["\u0001\u001f\u007f control", "</script><!-- -->"],
         ["👩‍👩‍👧 family", "Ünïcödé e\u0301 \u2028\u2029"],
         ["", ""],
-        ["x".repeat(100), "'; DROP TABLE \"Person\"; --"],
+        ["x".repeat(100), '\'; DROP TABLE "Person"; --'],
       ];
       const ids: string[] = [];
       for (const [firstName, lastName] of names) {
@@ -183,13 +185,13 @@ export function describeFastReads(makeDb: () => FrontDb) {
       // an avatar and links written by raw SQL, and a rename through the API
       await db.$executeRawUnsafe(
         `UPDATE "Person" SET "avatar" = $1, "links" = $2::jsonb WHERE "id" = $3`,
-        "avatar/a\"b\\c.png",
+        'avatar/a"b\\c.png',
         JSON.stringify([{ title: 'Le "tree" \\ ✓', treeId: randomUUID(), personId: randomUUID() }]),
         ids[0],
       );
       const renamed = await api.put(
         `/api/people/${ids[1]}`,
-        { firstName: "Renamed \"again\"", lastName: "\\" },
+        { firstName: 'Renamed "again"', lastName: "\\" },
         { token: owner.token },
       );
       expect(renamed.status).toBe(200);
@@ -205,8 +207,9 @@ export function describeFastReads(makeDb: () => FrontDb) {
       expect(rows).toHaveLength(ids.length);
       for (const row of rows) expect(row.stored).toBe(row.written);
       const people = await db.person.findMany({ where: { treeId: tree } });
-      const canvas = (await api.get(`/api/people?tree=${tree}&fields=canvas`, { token: owner.token }))
-        .body as Record<string, unknown>[];
+      const canvas = (
+        await api.get(`/api/people?tree=${tree}&fields=canvas`, { token: owner.token })
+      ).body as Record<string, unknown>[];
       expect(canvas).toHaveLength(ids.length);
       for (const { id, avatar, firstName, lastName, links } of people) {
         expect(canvas).toContainEqual({ _id: id, avatar, firstName, lastName, links });
@@ -762,6 +765,124 @@ export function describeFastReads(makeDb: () => FrontDb) {
       ]);
       // a gzipped body of that generation was never made, but every part is kept at it
       expect((await read(path)).statements).toEqual(["heirloom_tree_generations"]);
+    });
+
+    it("answers a real imported genealogy's tree from its kept parts as the route handler does", async () => {
+      // gedcom4j's sample 3 (4,578 people, the issue's genealogy): an import's own chunk layout,
+      // a root of hundreds of children, which the built legacies above do not have
+      const gedcom = gunzipSync(
+        fs.readFileSync(nodePath.resolve("../shared/data/gedcom-corpus/gedcom4j-sample3.ged.gz")),
+      );
+      const imported = await call<{ tree: { _id: string } }>("POST", "/api/trees/import", {
+        token: user.token,
+        rawBody: new Uint8Array(gedcom),
+        headers: { "content-type": "application/octet-stream" },
+      });
+      expect(imported.status).toBe(201);
+      const genealogy = imported.body.tree._id;
+      // an import writes the structure as one value; its first save stores it in chunks
+      expect(await db.treeChunk.count({ where: { treeId: genealogy } })).toBe(0);
+      // An import dates its Sims a millisecond apart from its start, in their order (up to 4.6 s
+      // ahead of the clock here): as an import an hour old, so that a new Sim sorts after them.
+      await db.$executeRawUnsafe(
+        `UPDATE "Person" SET "createdAt" = "createdAt" - interval '1 hour' WHERE "treeId" = $1`,
+        genealogy,
+      );
+      const canvas = `/api/trees/${genealogy}?fields=canvas`;
+      const saves = structureSaves(() => user.token);
+      type Node = { person?: { _id: string }; children: Node[] };
+      const current = async () =>
+        (
+          await api.get<{ data: Node; version: number }>(`/api/trees/${genealogy}`, {
+            token: user.token,
+          })
+        ).body;
+      /** The pointer of the node `depth` levels down the first child with children, each time. */
+      const deepPointer = (root: Node, depth: number) => {
+        let at = "/data";
+        let node = root;
+        for (let level = 0; level < depth; level += 1) {
+          const next = node.children.findIndex((child) => child.children.length > 0);
+          if (next === -1) break;
+          at += `/children/${next}`;
+          node = node.children[next]!;
+        }
+        return at;
+      };
+      const first = await read(canvas);
+      expect(first.statements).toContain("heirloom_tree_canvas_head_ids");
+      expect(chunksRead.at(-1)).toBe(0);
+
+      const before = await current();
+      const someone = before.data.children[0]?.person?._id ?? before.data.person!._id;
+      const addDeep = async () => {
+        const tree = await current();
+        return saves.sendPatch(
+          genealogy,
+          [
+            {
+              op: "add",
+              path: `${deepPointer(tree.data, 4)}/children/-`,
+              value: { person: { _id: someone }, children: [] },
+            },
+          ],
+          `"${tree.version}"`,
+        );
+      };
+      let chunks = 0;
+      const writes: [string, () => Promise<{ status: number }>, (statements: string[]) => void][] =
+        [
+          [
+            "the first save after the import (every chunk new)",
+            addDeep,
+            () => {
+              expect(chunks).toBeGreaterThan(8);
+              expect(chunksRead.at(-1)).toBe(chunks);
+            },
+          ],
+          [
+            "a rename",
+            () =>
+              api.put(`/api/people/${someone}`, { firstName: "Renamed" }, { token: user.token }),
+            (statements) => expect(statements).toContain("heirloom_tree_canvas_people_part"),
+          ],
+          [
+            "a child added deep in the genealogy",
+            addDeep,
+            (statements) => {
+              expect(statements).toContain("heirloom_tree_canvas_head");
+              expect(chunksRead.at(-1)).toBeLessThanOrEqual(2);
+            },
+          ],
+          [
+            "a new Sim",
+            () =>
+              api.post(
+                "/api/people",
+                { tree: genealogy, firstName: "Newest" },
+                { token: user.token },
+              ),
+            (statements) => expect(statements).toContain("heirloom_tree_canvas_people_part"),
+          ],
+          [
+            // their references leave the structure, which is written anew: every chunk
+            "a Sim deleted (everyone after them moves)",
+            () => api.delete(`/api/people/${someone}`, undefined, { token: user.token }),
+            (statements) => {
+              expect(statements).toContain("heirloom_tree_canvas_head_ids");
+              expect(chunksRead.at(-1)).toBe(chunks);
+            },
+          ],
+        ];
+      for (const [what, write, expectRead] of writes) {
+        expect((await write()).status, what).toBeLessThan(300);
+        chunks = await db.treeChunk.count({ where: { treeId: genealogy } });
+        const { statements: ran } = await read(canvas);
+        expect(ran, what).not.toContain("heirloom_tree_canvas_json");
+        expectRead(ran);
+        // and again, from what was kept
+        await read(canvas);
+      }
     });
 
     it("answers the editor's tree from its kept parts as the route handler does, through random edits", async () => {
