@@ -4,9 +4,8 @@
 // pglite-file-close.ts removes it when the file ends.
 import fs from "node:fs";
 import path from "node:path";
-import { PGLITE_TESTS_DIR } from "./setup-pglite";
+import { PGLITE_TEMPLATE_DIR, PGLITE_TESTS_DIR } from "./pglite-test-dirs";
 
 const dataDir = path.join(PGLITE_TESTS_DIR, `file-${process.pid}-${Date.now()}`);
-fs.rmSync(dataDir, { recursive: true, force: true });
-fs.cpSync(path.join(PGLITE_TESTS_DIR, "template"), dataDir, { recursive: true });
+fs.cpSync(PGLITE_TEMPLATE_DIR, dataDir, { recursive: true });
 process.env.DATA_DIR = dataDir;

@@ -1,9 +1,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { applyMigrations } from "../../scripts/lib/schema-engine";
-
-/** Where the pglite project's files keep their data: a migrated template, and a folder per file. */
-export const PGLITE_TESTS_DIR = path.resolve(".data/test-pglite");
+import { PGLITE_TEMPLATE_DIR, PGLITE_TESTS_DIR } from "./pglite-test-dirs";
 
 /**
  * A fresh embedded PGlite directory, migrated once, for the suite that proves the default path:
@@ -11,7 +9,7 @@ export const PGLITE_TESTS_DIR = path.resolve(".data/test-pglite");
  * that two files run at once.
  */
 export default async function setup() {
-  const dir = path.join(PGLITE_TESTS_DIR, "template/pglite");
+  const dir = path.join(PGLITE_TEMPLATE_DIR, "pglite");
   await fs.rm(PGLITE_TESTS_DIR, { recursive: true, force: true });
   await fs.mkdir(dir, { recursive: true });
   await applyMigrations({
