@@ -193,8 +193,9 @@ export function createFastReads(options: FastReadsOptions): FastReads {
         const key = `${route.kind}:${route.treeId}`;
         /** What the cache's check read of the tree, once it has. */
         let known: KnownTree | undefined;
+        const wantsGzip = acceptsGzip(req);
         // The cache holds gzipped bodies only; a client without gzip gets a fresh answer.
-        const cacheable = cache !== null && acceptsGzip(req);
+        const cacheable = cache !== null && wantsGzip;
         if (cacheable) {
           // The owner's current session and the tree's current generation, in one small read:
           // the cached body is served only if it was made from this very generation.
@@ -223,13 +224,12 @@ export function createFastReads(options: FastReadsOptions): FastReads {
           }
         }
         if (route.kind === "treeCanvas") {
-          const gzip = acceptsGzip(req);
-          const canvas = await readTreeCanvas(route.treeId, claims, known, gzip);
+          const canvas = await readTreeCanvas(route.treeId, claims, known, wantsGzip);
           if (!canvas) return null;
           // getTreeCanvasJson's: references by position in the canvas people sent with it;
           // gzipped from its parts' deflated forms (as send() would gzip it, from 1 KB on)
           const compress =
-            gzip &&
+            wantsGzip &&
             (canvas.json.length >= COMPRESS_FROM_BYTES ||
               Buffer.byteLength(canvas.json) >= COMPRESS_FROM_BYTES);
           return {
