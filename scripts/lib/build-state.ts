@@ -18,7 +18,7 @@ const INPUTS = [
 ];
 const SKIP = new Set(["node_modules", "generated", ".next", ".data"]);
 
-const DIST_DIR = process.env.HEIRLOOM_DIST_DIR || ".next";
+export const DIST_DIR = process.env.HEIRLOOM_DIST_DIR || ".next";
 export const HASH_FILE = `${DIST_DIR}/heirloom-source-hash`;
 
 function walk(entry: string, files: string[]) {
