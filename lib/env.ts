@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import { parseTrustProxy, type TrustProxy } from "./client-address";
 
 /**
  * The only reader of process.env. Every variable is optional: with nothing set, Heirloom runs on
@@ -36,8 +37,20 @@ const envSchema = z.object({
   ),
   S3_DIRECT_UPLOADS: z.preprocess(emptyAsUndefined, z.enum(["true", "false", "1", "0"]).optional()),
   DATA_DIR: z.preprocess(emptyAsUndefined, z.string().default(".data")),
-  /** Trust the first X-Forwarded-For address (set behind a reverse proxy). */
-  TRUST_PROXY: z.preprocess(emptyAsUndefined, z.enum(["true", "false", "1", "0"]).optional()),
+  /**
+   * Which X-Forwarded-For hop is the client (lib/client-address.ts): unset/false/0 the
+   * socket, a number the proxies in front, a list their addresses and CIDRs, true the left-most.
+   */
+  TRUST_PROXY: z
+    .preprocess(emptyAsUndefined, z.string().optional())
+    .transform((value, ctx): TrustProxy => {
+      try {
+        return parseTrustProxy(value);
+      } catch (error) {
+        ctx.addIssue({ code: "custom", message: (error as Error).message });
+        return z.NEVER;
+      }
+    }),
   /** "false" sends every request through Next's router (lib/server/fast-reads.ts). */
   FAST_READS: z.preprocess(emptyAsUndefined, z.enum(["true", "false", "1", "0"]).optional()),
   /** Imports one process runs at once, and the bytes their files may add up to (ADR 013). */
@@ -65,7 +78,6 @@ function parseEnv() {
     PGLITE_DIR: path.join(dataDir, "pglite"),
     UPLOADS_DIR: path.join(dataDir, "uploads"),
     OUTBOX_DIR: path.join(dataDir, "outbox"),
-    TRUST_PROXY: raw.TRUST_PROXY === "true" || raw.TRUST_PROXY === "1",
     FAST_READS: raw.FAST_READS !== "false" && raw.FAST_READS !== "0",
     S3_FORCE_PATH_STYLE: raw.S3_FORCE_PATH_STYLE === "true" || raw.S3_FORCE_PATH_STYLE === "1",
     S3_DIRECT_UPLOADS: raw.S3_DIRECT_UPLOADS !== "false" && raw.S3_DIRECT_UPLOADS !== "0",

@@ -22,6 +22,8 @@ import { processLogger } from "./process-logger";
 import { processSingleton } from "./process-singletons";
 import { answerClientError, answerConnect, answerUnsupportedMethod } from "./methods";
 import { startAdminSocket } from "./admin-socket";
+import { listenOn } from "./listen";
+import { resolveClientAddress } from "@/lib/client-address";
 
 /** How long an idle keep-alive connection is kept open. */
 export const KEEP_ALIVE_MS = 65_000;
@@ -48,13 +50,20 @@ export async function startServer(options: { dev?: boolean } = {}) {
         logger: processLogger(),
       })
     : null;
-  /** The reader's address for the view count: the socket's, or the proxy's word when trusted. */
+  /**
+   * The client's address (view count, Gallery search limit, and every limit in Next through the
+   * header toNext writes): the socket's, or the right-most X-Forwarded-For hop that is not one of
+   * the trusted proxies (TRUST_PROXY, lib/client-address.ts). Resolved once per request.
+   */
+  const clients = new WeakMap<IncomingMessage, string>();
   const addressOf = (req: IncomingMessage) => {
-    const forwarded = req.headers["x-forwarded-for"];
-    if (env.TRUST_PROXY && typeof forwarded === "string") {
-      return forwarded.split(",", 1)[0]?.trim() || req.socket.remoteAddress;
+    let client = clients.get(req);
+    if (client === undefined) {
+      const forwarded = req.headers["x-forwarded-for"];
+      client = resolveClientAddress(req.socket.remoteAddress, forwarded, env.TRUST_PROXY);
+      clients.set(req, client);
     }
-    return req.socket.remoteAddress;
+    return client;
   };
   // Published trees from memory (ADR 014): each page is rendered by Next once per publication,
   // through a request to this very server that carries a secret only this process knows.
@@ -111,14 +120,12 @@ export async function startServer(options: { dev?: boolean } = {}) {
         db: env.FAST_READS ? frontDb : null,
         render: renderPage,
         renderSecret,
-        clientAddress: (req) => addressOf(req) ?? "unknown",
+        clientAddress: addressOf,
         logger: processLogger(),
       });
   const toNext = (req: IncomingMessage, res: ServerResponse) => {
-    const socketAddress = req.socket.remoteAddress ?? "unknown";
-    if (!env.TRUST_PROXY || !req.headers["x-forwarded-for"]) {
-      req.headers["x-forwarded-for"] = socketAddress;
-    }
+    // Next's handlers read the client as the only hop (http.ts clientIp), whatever was sent.
+    req.headers["x-forwarded-for"] = addressOf(req);
     void handle(req, res);
   };
   // Built assets from memory, compressed once (lib/server/static-assets.ts); `next dev` serves
@@ -172,7 +179,13 @@ export async function startServer(options: { dev?: boolean } = {}) {
         pglite: () => getPglite(env.PGLITE_DIR, { port: env.PORT }),
         logger: processLogger(),
       });
-  await new Promise<void>((resolve) => server.listen(env.PORT, resolve));
+  try {
+    await listenOn(server, env.PORT);
+  } catch (error) {
+    // Not serving (#32 finding 8): the caller ends the process, which gives the database back.
+    await adminSocket?.close();
+    throw error;
+  }
   console.log(`Heirloom is serving ${env.APP_URL} on port ${env.PORT}`);
 
   let stopping = false;

@@ -2,7 +2,7 @@ import "server-only";
 import type { NextRequest } from "next/server";
 import { NextResponse } from "next/server";
 import type { z } from "zod";
-import { getEnv } from "@/lib/env";
+import { forwardedClient, normalizeAddress } from "@/lib/client-address";
 import { ApiError } from "./errors";
 import { isStorable } from "../storable";
 
@@ -69,7 +69,14 @@ export async function parseBody<S extends z.ZodType>(
   schema: S,
   limit = MAX_JSON_BODY_BYTES,
 ): Promise<z.output<S>> {
-  const text = await readLimited(req, limit);
+  return parseJsonText(await readLimited(req, limit), schema);
+}
+
+/** A JSON body's text, read as parseBody reads it (for a route that looks at it first). */
+export const readBodyText = (req: Request, limit = MAX_JSON_BODY_BYTES) => readLimited(req, limit);
+
+/** parseBody on a body already read (readBodyText). */
+export function parseJsonText<S extends z.ZodType>(text: string, schema: S): z.output<S> {
   let value: unknown = {};
   if (text.trim() !== "") {
     try {
@@ -95,16 +102,16 @@ export function json(data: unknown, init?: number | ResponseInit): NextResponse 
   return NextResponse.json(data, typeof init === "number" ? { status: init } : init);
 }
 
-/** The caller's address: the first X-Forwarded-For hop behind a trusted proxy, else the last hop. */
+/**
+ * The caller's address, as the server in front of Next resolved it under TRUST_PROXY
+ * (lib/server/front/server.ts writes it as the only X-Forwarded-For hop; lib/client-address.ts).
+ * Every per-address limit (sign-in, sign-up, forgotten password and username, Gallery search)
+ * reads it here.
+ */
 export function clientIp(req: Request): string {
-  const forwarded = req.headers.get("x-forwarded-for");
-  if (forwarded) {
-    const hops = forwarded
-      .split(",")
-      .map((h) => h.trim())
-      .filter(Boolean);
-    const hop = getEnv().TRUST_PROXY ? hops[0] : hops[hops.length - 1];
-    if (hop) return hop;
-  }
-  return req.headers.get("x-real-ip") ?? "unknown";
+  return (
+    forwardedClient(req.headers.get("x-forwarded-for")) ??
+    normalizeAddress(req.headers.get("x-real-ip") ?? "") ??
+    "unknown"
+  );
 }
