@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { centreOn, glideStart } from "./decor";
+import { layoutTree } from "@/lib/tree/layout";
+import { buildKinship } from "@/lib/tree/placements";
+import { node, partners, peopleMap } from "@/lib/tree/test-trees";
+import { centreOn, generationRows, glideStart } from "./decor";
 import { transform } from "./viewport";
 
 const size = { width: 1440, height: 900 };
@@ -43,5 +46,28 @@ describe("glideStart", () => {
     const along = (at.x - b.x) * (a.y - b.y) - (at.y - b.y) * (a.x - b.x);
     expect(Math.abs(along)).toBeLessThan(1e-3);
     expect(Math.hypot(at.x - b.x, at.y - b.y) * 1.5).toBeCloseTo(1440, 6);
+  });
+});
+
+describe("generationRows", () => {
+  it("labels each row with its Sims' generations from the one rule, a range where they differ", () => {
+    // Dennis Kim's shape (issue 33): row 2 holds Eric (generation 2) and, in a hidden node, Alice's
+    // father Dennis (generation 1); row 3 holds Eric's daughter and Alice drawn again under Dennis.
+    const refs = (...ids: string[]) => ids.map((_id) => ({ _id }));
+    const tree = node("vivian", [
+      node("eric", [node("olivia", [], { parents: refs("alice", "eric") })], {
+        parents: refs("vivian"),
+        partners: partners(["MARRIED", "alice"]),
+      }),
+      node(
+        "dennis",
+        [node("alice", [], { parents: refs("dennis"), partners: partners(["MARRIED", "eric"]) })],
+        { hidden: true },
+      ),
+    ]);
+    const layout = layoutTree(tree, peopleMap("vivian", "eric", "alice", "dennis", "olivia"));
+    const rows = generationRows(layout, buildKinship(tree).generation);
+    expect(rows.map((r) => r.label)).toEqual(["Gen 1", "Gen 1–2", "Gen 2–3"]);
+    expect(rows.map((r) => r.y)).toEqual(layout.nodeRows.map((row) => layout.nodes[row.start]!.y));
   });
 });

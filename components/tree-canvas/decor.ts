@@ -68,11 +68,55 @@ export function between(from: TransformMatrix, to: TransformMatrix, t: number): 
   return transform(scale, mix(from.translateX, to.translateX), mix(from.translateY, to.translateY));
 }
 
-/** Each generation's row: its number (root = 1) and the y of its nodes' centres. */
-export function generationRows(layout: TreeLayout): { generation: number; y: number }[] {
-  return layout.nodeRows
-    .map((row, depth) => ({ generation: depth + 1, y: layout.nodes[row.start]?.y ?? NaN }))
-    .filter((row) => Number.isFinite(row.y));
+/** A row of the canvas, labelled with the generations of the Sims drawn in it. */
+export interface GenerationRow {
+  /** The row's depth (0 for the root's row). */
+  depth: number;
+  /** The earliest and the latest generation of the row's own Sims (lib/tree/generations.ts). */
+  first: number;
+  last: number;
+  /** "Gen 3", or "Gen 3–5" where the row's Sims are of several generations. */
+  label: string;
+  /** The y of the row's nodes' centres. */
+  y: number;
+}
+
+/**
+ * Each row's generations, read from `generation` (the one rule of lib/tree/generations.ts, so the
+ * ruler says what the Sim panel and Find a Sim say): the Sims drawn in the row as its nodes' own,
+ * or its partners where a row has none. A row of no placed Sim has no label. Linear in the nodes.
+ */
+export function generationRows(
+  layout: TreeLayout,
+  generation: ReadonlyMap<string, number>,
+): GenerationRow[] {
+  const rows: GenerationRow[] = [];
+  layout.nodeRows.forEach((row, depth) => {
+    const y = layout.nodes[row.start]?.y ?? NaN;
+    if (!Number.isFinite(y)) return;
+    let first = Infinity;
+    let last = -Infinity;
+    const see = (id: string) => {
+      const at = generation.get(id);
+      if (at === undefined) return;
+      if (at < first) first = at;
+      if (at > last) last = at;
+    };
+    for (let i = row.start; i < row.end; i += 1) {
+      const id = layout.nodes[i]!.node.person?._id;
+      if (id) see(id);
+    }
+    if (first === Infinity) {
+      for (let i = row.start; i < row.end; i += 1) {
+        for (const entry of layout.nodes[i]!.node.partners)
+          for (const ref of entry.people) see(ref._id);
+      }
+    }
+    if (first === Infinity) return;
+    const label = first === last ? `Gen ${first}` : `Gen ${first}–${last}`;
+    rows.push({ depth, first, last, label, y });
+  });
+  return rows;
 }
 
 /**

@@ -66,6 +66,8 @@ export interface TreeCanvasProps {
   insetRight?: number;
   /** Found, highlighted, heir and other-placement marks. */
   decor?: CanvasDecor;
+  /** Each placed Sim's generation (Kinship.generation, lib/tree/generations.ts): the ruler's labels. */
+  generations?: ReadonlyMap<string, number>;
   /** The marker "also in N other places" of a Sim in node `key` was activated. */
   onJumpToOther?: (personId: string, key: string) => void;
   /** That marker is hovered (personId) or left (null). */
@@ -271,20 +273,25 @@ function ViewControls({
   );
 }
 
+const NO_GENERATIONS: ReadonlyMap<string, number> = new Map();
+
 /**
- * "Gen N" at the canvas's left edge, level with each generation's row, in screen pixels: as
- * readable at any zoom. Rows closer than a label's height show every other label.
+ * "Gen N" at the canvas's left edge, level with each row, in screen pixels: as readable at any
+ * zoom. The row's Sims' generations (a range where they differ). Rows closer than a label's
+ * height show every other label.
  */
 function GenerationRuler({
   layout,
+  generations,
   matrix,
   height,
 }: {
   layout: TreeLayout;
+  generations: ReadonlyMap<string, number>;
   matrix: TransformMatrix;
   height: number;
 }) {
-  const rows = useMemo(() => generationRows(layout), [layout]);
+  const rows = useMemo(() => generationRows(layout, generations), [layout, generations]);
   const gap = rows.length > 1 ? (rows[1]!.y - rows[0]!.y) * matrix.scaleY : Infinity;
   const every = gap >= 18 ? 1 : Math.ceil(18 / Math.max(gap, 0.1));
   return (
@@ -295,15 +302,15 @@ function GenerationRuler({
     >
       {rows.map((row) => {
         const y = matrix.translateY + row.y * matrix.scaleY;
-        if (y < -10 || y > height + 10 || (row.generation - 1) % every !== 0) return null;
+        if (y < -10 || y > height + 10 || row.depth % every !== 0) return null;
         return (
           <span
-            key={row.generation}
-            data-generation={row.generation}
+            key={row.depth}
+            data-generation={row.first === row.last ? row.first : `${row.first}-${row.last}`}
             style={{ top: y }}
             className="text-plum-800 absolute left-1 -translate-y-1/2 rounded bg-white/90 px-1 text-[11px] leading-4 font-semibold whitespace-nowrap tabular-nums"
           >
-            Gen {row.generation}
+            {row.label}
           </span>
         );
       })}
@@ -330,6 +337,7 @@ function Scene({
   focusRequest,
   insetRight = 0,
   decor = NO_DECOR,
+  generations = NO_GENERATIONS,
   onJumpToOther,
   onOutlineOthers,
 }: SceneProps) {
@@ -535,7 +543,12 @@ function Scene({
           )}
         </g>
       </svg>
-      <GenerationRuler layout={layout} matrix={matrix} height={size.height} />
+      <GenerationRuler
+        layout={layout}
+        generations={generations}
+        matrix={matrix}
+        height={size.height}
+      />
       <p id={hintId} className="sr-only">
         Drag or use the arrow keys to move around the tree, the wheel or + and - to zoom, F to fit
         the whole tree and 0 to go back to its root.

@@ -197,6 +197,7 @@ export function TreeWorkspace({
           onEditNode={onEditNode}
           onAddChild={onAddChild}
           focusRequest={focus}
+          generations={kin?.generation}
           insetRight={selected ? PANEL_WIDTH : 0}
           decor={decor}
           onJumpToOther={onJumpToOther}

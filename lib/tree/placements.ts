@@ -1,4 +1,5 @@
 import type { PartnerType, TreeNode } from "@/lib/schemas/tree";
+import { computeGenerations } from "./generations";
 
 /** How a child descends from one parent. */
 export type ParentLinkKind = "birth" | "adoptive" | "clone" | "abduction";
@@ -24,9 +25,9 @@ export interface Kinship {
   /** person -> partner -> the types of their partner rows. */
   partners: Map<string, Map<string, PartnerType[]>>;
   placements: Map<string, Placement[]>;
-  /** The tree's root is generation 1; a Sim's generation is that of their shallowest placement. */
+  /** Each placed Sim's generation, by the one rule of lib/tree/generations.ts (the founder is 1). */
   generation: Map<string, number>;
-  /** How many generations (rows) the tree has. */
+  /** How many generations the tree spans, from its earliest to its latest. */
   generations: number;
 }
 
@@ -61,16 +62,16 @@ function place(kin: Kinship, personId: string, placement: Placement): void {
   const list = kin.placements.get(personId);
   if (list) list.push(placement);
   else kin.placements.set(personId, [placement]);
-  if (!kin.generation.has(personId)) kin.generation.set(personId, placement.depth + 1);
 }
 
 /**
  * Reads the tree breadth first, without recursion. A node's `parents` are its Sim's biological
  * parents (its `parentType` says how they were conceived), its `adoptiveParents` their adoptive
  * ones; a visible child node with neither is its parent node's Sim's child, as the canvas draws it
- * and the GEDCOM export writes it.
+ * and the GEDCOM export writes it. Generations are counted by lib/tree/generations.ts from
+ * `founder` (default: the root's Sim).
  */
-export function buildKinship(root: TreeNode): Kinship {
+export function buildKinship(root: TreeNode, founder?: string | null): Kinship {
   const kin: Kinship = {
     parents: new Map(),
     children: new Map(),
@@ -84,7 +85,6 @@ export function buildKinship(root: TreeNode): Kinship {
   ];
   for (let head = 0; head < queue.length; head += 1) {
     const { node, key, depth, parentSim } = queue[head]!;
-    kin.generations = Math.max(kin.generations, depth + 1);
     const self = node.person?._id ?? null;
     if (self) {
       place(kin, self, { nodeKey: key, depth, main: true });
@@ -122,6 +122,9 @@ export function buildKinship(root: TreeNode): Kinship {
       });
     });
   }
+  const counted = computeGenerations(kin, founder);
+  kin.generation = counted.generation;
+  kin.generations = counted.count;
   return kin;
 }
 
