@@ -55,12 +55,18 @@ export const SIGNIN_PER_IP: RateLimitRule = {
   windowSeconds: 15 * MINUTE,
   message: "Too many sign-in attempts from your network.",
 };
-/** Wrong current passwords per user on the account settings calls (password change, delete). */
-export const PASSWORD_CHECK_PER_USERNAME: RateLimitRule = {
-  name: "password-check:username",
-  limit: 10,
-  windowSeconds: 15 * MINUTE,
-  message: "Too many wrong passwords for this account.",
+/**
+ * Wrong current passwords per session on the account settings calls (email and password change,
+ * delete). The one that reaches the limit ends the session that sent it
+ * (verify-current-password.ts): a stolen token gets a few guesses and is gone, and the owner, who
+ * can sign in again, is never locked out by someone else's guesses (issue 32.5). The window
+ * outlives a token (30 days).
+ */
+export const PASSWORD_CHECK_PER_SESSION: RateLimitRule = {
+  name: "password-check:session",
+  limit: 5,
+  windowSeconds: 30 * 24 * HOUR,
+  message: "Too many wrong passwords from this session.",
 };
 /** Reset mails per username, so nobody can flood a player's inbox. */
 export const FORGOT_PASSWORD_PER_USERNAME: RateLimitRule = {

@@ -7,7 +7,7 @@ import {
   FORGOT_PASSWORD_PER_USERNAME,
   FORGOT_USERNAME_PER_EMAIL,
   FORGOT_USERNAME_PER_IP,
-  PASSWORD_CHECK_PER_USERNAME,
+  PASSWORD_CHECK_PER_SESSION,
   type RateLimitRule,
   SIGNIN_PER_IP,
   SIGNIN_PER_USERNAME,
@@ -293,7 +293,7 @@ describe("account limits (issue 22.6)", () => {
 });
 
 describe("current-password checks", () => {
-  it("limit wrong passwords per user on password change and account delete", async () => {
+  it("end the session that sent too many wrong passwords on password change and account delete (issue 32.5)", async () => {
     const account = await signUp();
     const wrong = {
       oldPassword: "guess guess",
@@ -301,21 +301,38 @@ describe("current-password checks", () => {
       confirmPassword: "new pass 1",
     };
     const statuses: number[] = [];
-    for (let i = 0; i < PASSWORD_CHECK_PER_USERNAME.limit; i++) {
+    for (let i = 0; i < PASSWORD_CHECK_PER_SESSION.limit; i++) {
       const response =
         i % 2 === 0
           ? await api.put("/api/user/password", wrong, { token: account.token })
           : await api.delete("/api/account", { password: "guess guess" }, { token: account.token });
       statuses.push(response.status);
     }
-    expect(statuses).toEqual(Array(PASSWORD_CHECK_PER_USERNAME.limit).fill(400));
-    const blocked = await api.delete(
+    // The guess that reaches the limit ends the session: 403, as for any ended session.
+    expect(statuses).toEqual([
+      ...Array<number>(PASSWORD_CHECK_PER_SESSION.limit - 1).fill(400),
+      403,
+    ]);
+    const ended = await api.delete(
       "/api/account",
       { password: PASSWORD },
       { token: account.token },
     );
-    expectLimited(blocked, PASSWORD_CHECK_PER_USERNAME, "15 minutes");
+    expect(ended.status).toBe(403);
+    expect(ended.body).toEqual({
+      errors: [{ detail: "You're session expired. Please login again." }],
+    });
     expect(await db.user.count({ where: { id: account.username } })).toBe(1);
+    // The owner signs in again and deletes the account with the right password.
+    const signin = await api.post("/api/account/signin", {
+      username: account.username,
+      password: PASSWORD,
+    });
+    expect(signin.status).toBe(200);
+    const token = (signin.body as { token: string }).token;
+    const deleted = await api.delete("/api/account", { password: PASSWORD }, { token });
+    expect(deleted.status).toBe(200);
+    expect(await db.user.count({ where: { id: account.username } })).toBe(0);
   });
 });
 

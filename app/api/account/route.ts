@@ -5,7 +5,7 @@ import { json, parseBody } from "@/lib/server/http/http";
 import { otherMethods, withAuth } from "@/lib/server/http/route";
 
 export const DELETE = withAuth(async ({ req, user }) =>
-  json(await deleteAccount(user.id, await parseBody(req, deleteAccountBody))),
+  json(await deleteAccount(user, await parseBody(req, deleteAccountBody))),
 );
 
 export const { GET, POST, PUT, PATCH, OPTIONS } = otherMethods("DELETE");

@@ -13,10 +13,11 @@ import { verifyCurrentPassword } from "./verify-current-password";
  * nothing refers to those files any more).
  */
 export async function deleteAccount(
-  username: string,
+  session: { id: string; sessionId: string },
   { password }: { password: string },
 ): Promise<{ message: string }> {
-  await verifyCurrentPassword(username, password, "Your password is incorrect");
+  const username = session.id;
+  await verifyCurrentPassword(session, password, "Your password is incorrect");
   const uploads = await db.upload.findMany({ where: { ownerId: username }, select: { id: true } });
   await db.user.delete({ where: { id: username } });
   galleryChanged(); // its listed trees leave the Gallery at once (issue 25)

@@ -25,7 +25,7 @@ export async function updateEmail(
 ): Promise<{ email: string; _id: string }> {
   const username = session.id;
   if (password !== undefined) {
-    await verifyCurrentPassword(username, password, "Your password is incorrect");
+    await verifyCurrentPassword(session, password, "Your password is incorrect");
   } else {
     const row = await db.session.findUnique({
       where: { id: session.sessionId },

@@ -16,7 +16,7 @@ export async function updatePassword(
   { oldPassword, newPassword }: UpdatePasswordBody,
 ): Promise<{ token: string }> {
   const username = session.id;
-  await verifyCurrentPassword(username, oldPassword, "Your current password is incorrect");
+  await verifyCurrentPassword(session, oldPassword, "Your current password is incorrect");
   const passwordHash = await hashPassword(newPassword);
   await db.$transaction([
     db.passwordResetToken.updateMany({

@@ -30,3 +30,11 @@ export async function reissueSession(session: {
   await db.session.update({ where: { id: session.sessionId }, data: { issuedAt: new Date() } });
   return signToken({ username: session.id, aid: session.accountId, sid: session.sessionId });
 }
+
+/** The spec's text for a 403: the session is invalid, expired or ended (route.ts authenticate). */
+export const SESSION_EXPIRED = "You're session expired. Please login again.";
+
+/** Ends one session: every token it signed answers 403 from the next request on. */
+export async function endSession(sessionId: string): Promise<void> {
+  await db.session.deleteMany({ where: { id: sessionId } });
+}
