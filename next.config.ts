@@ -1,4 +1,5 @@
 import type { NextConfig } from "next";
+import createNextIntlPlugin from "next-intl/plugin";
 
 const nextConfig: NextConfig = {
   poweredByHeader: false,
@@ -30,4 +31,5 @@ const nextConfig: NextConfig = {
   },
 };
 
-export default nextConfig;
+// next-intl finds each request's locale and messages in i18n/request.ts (ADR 041).
+export default createNextIntlPlugin("./i18n/request.ts")(nextConfig);
