@@ -1,4 +1,5 @@
 "use client";
+import { useTranslations } from "next-intl";
 import { LinkButton, TextLink } from "@/components/ui/button";
 import { useSession } from "@/lib/client/session";
 
@@ -8,36 +9,33 @@ import { useSession } from "@/lib/client/session";
  */
 export function PlumTreeSection() {
   const { ready, loggedIn } = useSession();
+  const t = useTranslations("PlumTree");
   return (
     <section
       aria-labelledby="plum-tree"
       className="rounded-lg border border-plum-200 bg-white p-6 shadow-sm"
     >
       <h2 id="plum-tree" className="text-xl font-semibold text-plum-900">
-        Coming from The Plum Tree?
+        {t("heading")}
       </h2>
       <div className="mt-2 space-y-2 text-neutral-800">
-        <p>
-          The Plum Tree closed in 2023, but the backup ZIP you downloaded before it closed still
-          holds your legacy. Import it here and it becomes a tree of yours again: every Sim, their
-          partners, parents and children, their bios, and the portraits and cover image inside the
-          ZIP.
-        </p>
-        <p className="text-neutral-700">
-          Backups from PruneTree and GEDCOM files from other genealogy programs import the same way.
-        </p>
+        <p>{t("backup")}</p>
+        <p className="text-neutral-700">{t("others")}</p>
         <p className="text-neutral-700" data-home-sims4="">
-          Playing The Sims 4? Upload your save (<code>Slot_0000000N.save</code>) or a Gallery
-          household (<code>.trayitem</code>), pick the household, and its whole family comes in,
-          culled ancestors included. <TextLink href="/guides/import-from-the-sims-4">How it works</TextLink>
+          {t.rich("sims4", {
+            code: (chunks) => <code>{chunks}</code>,
+            link: (chunks) => <TextLink href="/guides/import-from-the-sims-4">{chunks}</TextLink>,
+          })}
         </p>
       </div>
       <div className="mt-4 flex min-h-10 flex-wrap items-center gap-3">
-        <LinkButton href="/trees/import">Import your backup</LinkButton>
+        <LinkButton href="/trees/import">{t("import")}</LinkButton>
         {ready && !loggedIn && (
           <p className="text-sm text-neutral-700">
-            You need an account first: <TextLink href="/signup">create one</TextLink> or{" "}
-            <TextLink href="/login">log in</TextLink>.
+            {t.rich("needAccount", {
+              signup: (chunks) => <TextLink href="/signup">{chunks}</TextLink>,
+              login: (chunks) => <TextLink href="/login">{chunks}</TextLink>,
+            })}
           </p>
         )}
       </div>

@@ -1,4 +1,5 @@
 "use client";
+import { useTranslations } from "next-intl";
 import { useRouter } from "next/navigation";
 import { notify } from "@/lib/client/toast";
 import { useSession } from "@/lib/client/session";
@@ -9,39 +10,41 @@ import {
   DropdownText,
 } from "@/components/ui/dropdown-menu";
 
-/** The farewell shown on logout. */
-export function farewellMessage(name: string | null): string {
-  return `Goodbye ${name ?? "friend"}, see you soon!`;
-}
-
 /** The header's "Account" dropdown. */
 export function AccountMenu() {
   const session = useSession();
   const { loggedIn, username } = session;
   const router = useRouter();
+  const t = useTranslations("AccountMenu");
 
   function onLogout() {
     router.push("/");
     session.logout();
-    notify.success(farewellMessage(username));
+    // The farewell uses the session's {name} (SPEC.md).
+    notify.success(t("farewell", { name: username ?? t("friend") }));
   }
 
   return (
-    <DropdownMenu label="Account" buttonClassName="text-white hover:bg-plum-600">
+    <DropdownMenu label={t("account")} buttonClassName="text-white hover:bg-plum-600">
       {loggedIn ? (
         <>
           {username && (
             <DropdownText>
-              Logged in as <strong className="text-plum-900 font-semibold">{username}</strong>
+              {t.rich("loggedInAs", {
+                username,
+                strong: (chunks) => (
+                  <strong className="font-semibold text-plum-900">{chunks}</strong>
+                ),
+              })}
             </DropdownText>
           )}
-          <DropdownLink href="/account">Account Settings</DropdownLink>
-          <DropdownButton onClick={onLogout}>Logout</DropdownButton>
+          <DropdownLink href="/account">{t("settings")}</DropdownLink>
+          <DropdownButton onClick={onLogout}>{t("logout")}</DropdownButton>
         </>
       ) : (
         <>
-          <DropdownLink href="/login">Login</DropdownLink>
-          <DropdownLink href="/signup">Create Account</DropdownLink>
+          <DropdownLink href="/login">{t("login")}</DropdownLink>
+          <DropdownLink href="/signup">{t("createAccount")}</DropdownLink>
         </>
       )}
     </DropdownMenu>

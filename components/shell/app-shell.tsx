@@ -1,17 +1,20 @@
 "use client";
 import Image from "next/image";
+import { useTranslations } from "next-intl";
 import { IntentLink } from "@/components/ui/intent-link";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useRef, useState, type MouseEvent, type ReactNode } from "react";
 import { setSessionExpiredHandler } from "@/lib/client/api";
 import { Button } from "@/components/ui/button";
 import { cx, focusRing } from "@/components/ui/class-names";
+import { LanguageMenu } from "@/components/language-menu/language-menu";
 import { AccountMenu } from "./account-menu";
 import { SideNav } from "./side-nav";
 
 const MOBILE_MENU_ID = "mobile-menu";
 
 function MobileMenu({ onClose }: { onClose: () => void }) {
+  const t = useTranslations("Shell");
   const closeRef = useRef<HTMLButtonElement>(null);
 
   useEffect(() => {
@@ -45,14 +48,14 @@ function MobileMenu({ onClose }: { onClose: () => void }) {
         id={MOBILE_MENU_ID}
         role="dialog"
         aria-modal="true"
-        aria-label="Menu"
+        aria-label={t("menu")}
         onClick={onPanelClick}
         className="fixed inset-y-0 left-0 z-50 w-72 max-w-[85vw] overflow-y-auto bg-white shadow-xl"
       >
-        <div className="border-plum-100 flex items-center justify-between border-b px-4 py-3">
-          <span className="text-plum-900 font-semibold">Heirloom</span>
+        <div className="flex items-center justify-between border-b border-plum-100 px-4 py-3">
+          <span className="font-semibold text-plum-900">Heirloom</span>
           <Button ref={closeRef} variant="secondary" size="sm" onClick={onClose}>
-            Close
+            {t("close")}
           </Button>
         </div>
         <SideNav />
@@ -64,6 +67,7 @@ function MobileMenu({ onClose }: { onClose: () => void }) {
 /** The main layout: header, side navigation (a drawer on small screens) and the page. */
 export function AppShell({ children }: { children: ReactNode }) {
   const router = useRouter();
+  const t = useTranslations("Shell");
   const [menuOpen, setMenuOpen] = useState(false);
   const menuButtonRef = useRef<HTMLButtonElement>(null);
   const wasOpen = useRef(false);
@@ -85,11 +89,11 @@ export function AppShell({ children }: { children: ReactNode }) {
       <div inert={menuOpen} className="flex min-h-dvh flex-col">
         <a
           href="#main"
-          className="text-plum-900 sr-only z-50 rounded-md bg-white px-4 py-2 focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+          className="sr-only z-50 rounded-md bg-white px-4 py-2 text-plum-900 focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
         >
-          Skip to content
+          {t("skipToContent")}
         </a>
-        <header className="bg-plum-700 sticky top-0 z-30 flex h-14 items-center gap-2 px-3 text-white shadow sm:px-4">
+        <header className="sticky top-0 z-30 flex h-14 items-center gap-2 bg-plum-700 px-3 text-white shadow sm:px-4">
           <button
             ref={menuButtonRef}
             type="button"
@@ -97,12 +101,12 @@ export function AppShell({ children }: { children: ReactNode }) {
             aria-controls={MOBILE_MENU_ID}
             onClick={() => setMenuOpen(true)}
             className={cx(
-              "hover:bg-plum-600 rounded-md px-3 py-2 text-sm font-medium md:hidden",
+              "rounded-md px-3 py-2 text-sm font-medium hover:bg-plum-600 md:hidden",
               focusRing,
               "focus-visible:outline-white",
             )}
           >
-            Menu
+            {t("menu")}
           </button>
           <IntentLink
             href="/"
@@ -115,12 +119,13 @@ export function AppShell({ children }: { children: ReactNode }) {
             <Image src="/assets/logo.svg" alt="" width={32} height={32} unoptimized priority />
             Heirloom
           </IntentLink>
-          <div className="ml-auto">
+          <div className="ml-auto flex items-center gap-1">
+            <LanguageMenu />
             <AccountMenu />
           </div>
         </header>
         <div className="flex flex-1">
-          <aside className="border-plum-100 sticky top-14 hidden h-[calc(100dvh-3.5rem)] w-64 shrink-0 overflow-y-auto border-r bg-white md:block">
+          <aside className="sticky top-14 hidden h-[calc(100dvh-3.5rem)] w-64 shrink-0 overflow-y-auto border-r border-plum-100 bg-white md:block">
             <SideNav />
           </aside>
           <main id="main" tabIndex={-1} className="min-w-0 flex-1 px-4 py-6 sm:px-8 sm:py-8">

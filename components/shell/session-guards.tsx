@@ -1,4 +1,5 @@
 "use client";
+import { useTranslations } from "next-intl";
 import { useRouter } from "next/navigation";
 import { useEffect, useState, type ReactNode } from "react";
 import { useSession } from "@/lib/client/session";
@@ -13,6 +14,7 @@ import { Loading } from "@/components/ui/loading";
 export function RequireLogin({ children }: { children: ReactNode }) {
   const { ready, loggedIn } = useSession();
   const router = useRouter();
+  const t = useTranslations("SessionGuards");
   const [seenLoggedIn, setSeenLoggedIn] = useState(false);
   if (loggedIn && !seenLoggedIn) setSeenLoggedIn(true);
   const redirect = ready && !loggedIn && !seenLoggedIn;
@@ -21,11 +23,13 @@ export function RequireLogin({ children }: { children: ReactNode }) {
     if (redirect) router.replace("/login");
   }, [redirect, router]);
 
-  if (!ready || redirect) return <Loading label={ready ? "Redirecting to login" : "Loading"} />;
+  if (!ready || redirect) return <Loading label={ready ? t("redirectingToLogin") : t("loading")} />;
   if (!loggedIn) {
     return (
       <p className="py-6 text-neutral-700">
-        You are logged out. <TextLink href="/login">Log in</TextLink> to continue.
+        {t.rich("loggedOut", {
+          login: (chunks) => <TextLink href="/login">{chunks}</TextLink>,
+        })}
       </p>
     );
   }
@@ -36,12 +40,13 @@ export function RequireLogin({ children }: { children: ReactNode }) {
 export function AnonymousOnly({ children }: { children: ReactNode }) {
   const { ready, loggedIn } = useSession();
   const router = useRouter();
+  const t = useTranslations("SessionGuards");
 
   useEffect(() => {
     if (ready && loggedIn) router.replace("/");
   }, [ready, loggedIn, router]);
 
-  if (!ready) return <Loading />;
-  if (loggedIn) return <Loading label="Redirecting home" />;
+  if (!ready) return <Loading label={t("loading")} />;
+  if (loggedIn) return <Loading label={t("redirectingHome")} />;
   return children;
 }

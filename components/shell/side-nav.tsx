@@ -1,4 +1,5 @@
 "use client";
+import { useTranslations } from "next-intl";
 import { IntentLink } from "@/components/ui/intent-link";
 import { usePathname } from "next/navigation";
 import { useId, type ReactNode } from "react";
@@ -29,7 +30,7 @@ function NavLink({
       aria-current={active ? "page" : undefined}
       className={cx(
         "flex items-center gap-2 rounded-md px-3 py-2 text-sm",
-        active ? "bg-plum-100 text-plum-900 font-semibold" : "hover:bg-plum-50 text-neutral-800",
+        active ? "bg-plum-100 font-semibold text-plum-900" : "text-neutral-800 hover:bg-plum-50",
         focusRing,
       )}
     >
@@ -41,6 +42,7 @@ function NavLink({
 
 function YourTrees() {
   const { ready, loggedIn, trees } = useSession();
+  const t = useTranslations("SideNav");
   // Which trees are published, and which of those are in the Gallery (issue 25).
   const { list: publications } = usePublications();
   const publicationOf = (treeId: string) =>
@@ -49,8 +51,10 @@ function YourTrees() {
   if (!loggedIn) {
     return (
       <p className="px-3 text-sm text-neutral-700">
-        <TextLink href="/login">Log in</TextLink> or{" "}
-        <TextLink href="/signup">create an account</TextLink> to start building your family trees.
+        {t.rich("loggedOut", {
+          login: (chunks) => <TextLink href="/login">{chunks}</TextLink>,
+          signup: (chunks) => <TextLink href="/signup">{chunks}</TextLink>,
+        })}
       </p>
     );
   }
@@ -58,12 +62,13 @@ function YourTrees() {
     <ul className="space-y-1">
       <li>
         <NavLink href="/trees/create" exact>
-          <span aria-hidden="true">+ </span>Create New
+          <span aria-hidden="true">+ </span>
+          {t("createNew")}
         </NavLink>
       </li>
       {trees === null ? (
         <li>
-          <Loading label="Loading trees" className="px-3 py-2 text-sm" />
+          <Loading label={t("loadingTrees")} className="px-3 py-2 text-sm" />
         </li>
       ) : (
         trees.map((tree) => (
@@ -72,7 +77,7 @@ function YourTrees() {
               href={`/trees/${tree._id}`}
               badge={<PublicationBadge publication={publicationOf(tree._id)} />}
             >
-              {tree.title.trim() || "Untitled Tree"}
+              {tree.title.trim() || t("untitledTree")}
             </NavLink>
           </li>
         ))
@@ -84,33 +89,34 @@ function YourTrees() {
 /** The main navigation: Home, the Gallery, Guides and the user's trees. */
 export function SideNav() {
   const treesHeadingId = useId();
+  const t = useTranslations("SideNav");
   return (
-    <nav aria-label="Main" className="space-y-6 p-4">
+    <nav aria-label={t("label")} className="space-y-6 p-4">
       <ul className="space-y-1">
         <li>
           <NavLink href="/" exact>
-            Home
+            {t("home")}
           </NavLink>
         </li>
         <li>
-          <NavLink href="/gallery">Gallery</NavLink>
+          <NavLink href="/gallery">{t("gallery")}</NavLink>
         </li>
         <li>
-          <NavLink href="/guides">Guides</NavLink>
+          <NavLink href="/guides">{t("guides")}</NavLink>
         </li>
       </ul>
       <section aria-labelledby={treesHeadingId} className="space-y-2">
         <h2
           id={treesHeadingId}
-          className="text-plum-700 px-3 text-xs font-semibold tracking-wide uppercase"
+          className="px-3 text-xs font-semibold tracking-wide text-plum-700 uppercase"
         >
-          Your Trees
+          {t("yourTrees")}
         </h2>
         <YourTrees />
       </section>
-      <ul className="border-plum-100 border-t pt-4">
+      <ul className="border-t border-plum-100 pt-4">
         <li>
-          <NavLink href="/version">Version</NavLink>
+          <NavLink href="/version">{t("version")}</NavLink>
         </li>
       </ul>
     </nav>

@@ -1,4 +1,5 @@
 "use client";
+import { useTranslations } from "next-intl";
 import { useEffect, useState, useSyncExternalStore } from "react";
 import { api } from "@/lib/client/api";
 import { Loading } from "@/components/ui/loading";
@@ -14,6 +15,7 @@ const noSubscription = () => () => undefined;
 
 /** The version table: the API's values come from GET /api/version, the UI's from the server. */
 export function VersionTable({ uiVersion, uiColor }: { uiVersion: string; uiColor: string }) {
+  const t = useTranslations("VersionTable");
   const [apiVersion, setApiVersion] = useState<ApiVersion | null>(null);
   const domain = useSyncExternalStore(
     noSubscription,
@@ -33,22 +35,25 @@ export function VersionTable({ uiVersion, uiColor }: { uiVersion: string; uiColo
     };
   }, []);
 
-  if (!apiVersion || domain === null) return <Loading label="Loading version" />;
+  // "unknown" is the API's word when the call failed, or the build's: shown in the reader's words.
+  const shown = (value: string) => (!value || value === UNKNOWN ? t("unknown") : value);
+
+  if (!apiVersion || domain === null) return <Loading label={t("loading")} />;
 
   const rows: [string, string][] = [
-    ["API Version", apiVersion.version || UNKNOWN],
-    ["API Color", apiVersion.color || UNKNOWN],
-    ["UI Version", uiVersion],
-    ["UI Color", uiColor],
-    ["Domain", domain],
+    [t("apiVersion"), shown(apiVersion.version)],
+    [t("apiColor"), shown(apiVersion.color)],
+    [t("uiVersion"), shown(uiVersion)],
+    [t("uiColor"), shown(uiColor)],
+    [t("domain"), domain],
   ];
   return (
-    <table className="border-plum-100 w-full max-w-lg overflow-hidden rounded-lg border bg-white text-left shadow-sm">
-      <caption className="sr-only">Versions of the running Heirloom</caption>
+    <table className="w-full max-w-lg overflow-hidden rounded-lg border border-plum-100 bg-white text-left shadow-sm">
+      <caption className="sr-only">{t("caption")}</caption>
       <tbody>
         {rows.map(([name, value]) => (
-          <tr key={name} className="border-plum-100 border-b last:border-b-0">
-            <th scope="row" className="bg-plum-50 text-plum-900 w-40 px-4 py-3 font-medium">
+          <tr key={name} className="border-b border-plum-100 last:border-b-0">
+            <th scope="row" className="w-40 bg-plum-50 px-4 py-3 font-medium text-plum-900">
               {name}
             </th>
             <td className="px-4 py-3 font-mono text-sm break-all">{value}</td>

@@ -5,6 +5,7 @@ import { htmlToPlainText, truncateText } from "@/components/public-tree/plain-te
 import { getEnv } from "@/lib/env";
 import { loadPublicHead } from "@/lib/server/published/load-public-tree";
 import { ViewSwitch } from "@/components/public-tree/view-switch";
+import { LanguageMenu } from "@/components/language-menu/language-menu";
 
 type Props = { params: Promise<{ treeId: string }>; children: React.ReactNode };
 
@@ -80,6 +81,7 @@ export default async function PublicTreeLayout({ params, children }: Props) {
           {/* the canvas puts its Find a Sim field here (components/tree-view/public-tree-view.tsx) */}
           <div id="find-a-sim" className="contents" />
           <ViewSwitch treeId={_id} />
+          <LanguageMenu tone="light" />
         </div>
       </header>
       <main>{children}</main>
