@@ -132,3 +132,21 @@ describe("lockDataFolder", () => {
     expect(readLockHolder(dir)?.pid).toBe(process.pid);
   });
 });
+
+describe("the lock file's mode (#32 finding 1)", () => {
+  it("is the account's only (0600), in a folder made 0700, whatever the umask", () => {
+    const previous = process.umask(0o000);
+    try {
+      const nested = path.join(path.dirname(dir), "data", "pglite");
+      lockDataFolder(nested);
+      try {
+        expect(fs.statSync(lockFileOf(nested)).mode & 0o777).toBe(0o600);
+        expect(fs.statSync(path.dirname(nested)).mode & 0o777).toBe(0o700);
+      } finally {
+        unlockDataFolder(nested);
+      }
+    } finally {
+      process.umask(previous);
+    }
+  });
+});

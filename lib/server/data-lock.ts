@@ -7,6 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { processSingleton, setProcessSingleton } from "./front/process-singletons";
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "./private-files";
 
 /** What the lock file says about the process holding the folder. */
 export interface LockHolder {
@@ -147,12 +148,12 @@ export function lockDataFolder(dir: string, options: { port?: number | null } = 
     held.holds += 1;
     return;
   }
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
   const content = JSON.stringify(describeSelf(options.port ?? null));
   for (let attempt = 0; attempt < 20; attempt++) {
     try {
       // "wx": created only if absent, atomically, so two starts cannot both create it.
-      fs.writeFileSync(file, content, { flag: "wx" });
+      fs.writeFileSync(file, content, { flag: "wx", mode: PRIVATE_FILE_MODE });
       locks.set(file, { holds: 1, content });
       return;
     } catch (error) {

@@ -6,6 +6,7 @@ import nodemailer from "nodemailer";
 import { getEnv } from "@/lib/env";
 import { ApiError } from "./http/errors";
 import { logger } from "./logger";
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "./private-files";
 
 export interface MailMessage {
   to: string;
@@ -38,12 +39,13 @@ async function writeToOutbox(message: MailMessage & { from: string }): Promise<s
   composer ??= createComposer();
   const info = await composer.sendMail(message);
   const dir = getEnv().OUTBOX_DIR;
-  await fs.mkdir(dir, { recursive: true });
+  // The account's own only (0700/0600, lib/server/private-files.ts): a message holds live links.
+  await fs.mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const file = path.join(
     dir,
     `${new Date().toISOString().replace(/[:.]/g, "-")}-${randomUUID()}.eml`,
   );
-  await fs.writeFile(file, info.message as Buffer);
+  await fs.writeFile(file, info.message as Buffer, { mode: PRIVATE_FILE_MODE });
   return file;
 }
 

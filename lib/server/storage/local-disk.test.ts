@@ -25,6 +25,17 @@ describe("LocalDiskStorage on disk", () => {
     expect(await fs.readFile(path.join(root, "avatar/on-disk.png"))).toEqual(bytes);
   });
 
+  it("writes each file 0600 in folders 0700, whatever the umask (#32 finding 1)", async () => {
+    const previous = process.umask(0o000);
+    try {
+      await storage.put("tree/private-mode/a.png", Buffer.from("png"), "image/png");
+    } finally {
+      process.umask(previous);
+    }
+    expect((await fs.stat(path.join(root, "tree/private-mode/a.png"))).mode & 0o777).toBe(0o600);
+    expect((await fs.stat(path.join(root, "tree/private-mode"))).mode & 0o777).toBe(0o700);
+  });
+
   it("leaves no temporary files after racing writers, and lists none in flight", async () => {
     const versions = Array.from({ length: 20 }, (_, i) => Buffer.alloc(200_000, i));
     await Promise.all(versions.map((v) => storage.put("avatar/race2.png", v, "image/png")));

@@ -4,6 +4,7 @@ import { createReadStream } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../private-files";
 import { contentTypeForKey } from "./content-type";
 import {
   assertValidKey,
@@ -45,10 +46,11 @@ export class LocalDiskStorage implements Storage {
     if (contentTypeForKey(key) !== contentType) {
       throw new Error(`Content type ${contentType} does not match the key ${key}`);
     }
-    await fs.mkdir(path.dirname(full), { recursive: true });
+    // The account's own only (lib/server/private-files.ts), whatever the process's umask.
+    await fs.mkdir(path.dirname(full), { recursive: true, mode: PRIVATE_DIR_MODE });
     const temporary = `${full}.${randomBytes(6).toString("hex")}.tmp`;
     try {
-      await fs.writeFile(temporary, bytes);
+      await fs.writeFile(temporary, bytes, { mode: PRIVATE_FILE_MODE });
       await fs.rename(temporary, full);
     } catch (error) {
       await fs.rm(temporary, { force: true });
