@@ -86,6 +86,15 @@ describe("the generation rule", () => {
     expect(generationsOf(tree)).toEqual({ f: 1, a: 2, x: 2, y: 3 });
   });
 
+  it("counts once per structure: the same tree answers the same count, a new tree counts again", () => {
+    const tree = node("f", [node("a")]);
+    const kin = buildKinship(tree);
+    expect(buildKinship(tree)).toBe(kin);
+    expect(buildKinship(structuredClone(tree))).not.toBe(kin);
+    expect(buildKinship(tree, "a")).not.toBe(kin);
+    expect(buildKinship(tree, "a").generation.get("a")).toBe(1);
+  });
+
   it("is empty for an empty tree", () => {
     const none = computeGenerations(buildKinship(node(null)));
     expect([none.generation.size, none.count, none.founder]).toEqual([0, 0, null]);

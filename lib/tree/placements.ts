@@ -64,14 +64,24 @@ function place(kin: Kinship, personId: string, placement: Placement): void {
   else kin.placements.set(personId, [placement]);
 }
 
+const built = new WeakMap<TreeNode, Kinship>();
+
 /**
  * Reads the tree breadth first, without recursion. A node's `parents` are its Sim's biological
  * parents (its `parentType` says how they were conceived), its `adoptiveParents` their adoptive
  * ones; a visible child node with neither is its parent node's Sim's child, as the canvas draws it
  * and the GEDCOM export writes it. Generations are counted by lib/tree/generations.ts from
  * `founder` (default: the root's Sim).
+ *
+ * Built once per structure: a root read before is answered from a WeakMap (the editor's canvas,
+ * Sim panel and Find a Sim share one count, and a rename does not count again). Trees are replaced,
+ * never changed in place, once read here; the Kinship answered is shared and must not be changed.
  */
 export function buildKinship(root: TreeNode, founder?: string | null): Kinship {
+  if (founder == null) {
+    const known = built.get(root);
+    if (known) return known;
+  }
   const kin: Kinship = {
     parents: new Map(),
     children: new Map(),
@@ -125,6 +135,7 @@ export function buildKinship(root: TreeNode, founder?: string | null): Kinship {
   const counted = computeGenerations(kin, founder);
   kin.generation = counted.generation;
   kin.generations = counted.count;
+  if (founder == null) built.set(root, kin);
   return kin;
 }
 
