@@ -1,12 +1,21 @@
 // npm run db:migrate - apply pending migrations to DATABASE_URL, or to the embedded PGlite.
+// Also the first half of `npm run dev`. First: what this process creates under DATA_DIR is the
+// account's only (#32 finding 1).
+import "./lib/private-process";
 import fs from "node:fs/promises";
 import { getEnv } from "../lib/env";
+import { describeRepair, mergeRepairs, repairPrivateTree } from "../lib/server/private-files";
+import { ensureClient } from "./lib/prisma-client";
 import { applyMigrations, targetFromEnv } from "./lib/schema-engine";
 
 const env = getEnv();
 const target = targetFromEnv(env);
 const where = env.DATABASE_URL ? "PostgreSQL" : `PGlite (${env.PGLITE_DIR})`;
 try {
+  const before = repairPrivateTree(env.DATA_DIR);
+  // After a `git pull` that changed the schema, `npm run dev` serves the new client.
+  const regenerated = ensureClient(process.cwd());
+  if (regenerated) console.log(`Generated the Prisma client again: ${regenerated}.`);
   if ("pgliteDir" in target) await fs.mkdir(target.pgliteDir, { recursive: true });
   // Takes the embedded folder's lock for the run (lib/server/data-lock.ts): refused, with the
   // holder named, while a server has it open.
@@ -20,6 +29,12 @@ try {
       ? `Database is up to date on ${where}.`
       : `Applied ${applied.length} migration(s) on ${where}: ${applied.join(", ")}`,
   );
+  // PGlite gives the files of a new database mode 0666 whatever the umask (private-files.ts).
+  const repaired = describeRepair(
+    env.DATA_DIR,
+    mergeRepairs(before, repairPrivateTree(env.DATA_DIR)),
+  );
+  if (repaired) console.log(repaired);
 } catch (error) {
   console.error(
     `Migrations were not applied. ${error instanceof Error ? error.message : String(error)}`,

@@ -1,8 +1,10 @@
 // #12 finding 2: two starts on one embedded database folder destroyed it. Real production servers
 // (scripts/start.ts, as `npm start` runs it) on one DATA_DIR: the second start and a migration
 // are refused with a sentence naming the first; the data survives both; a SIGKILL leaves a lock
-// file that does not block the next start.
+// file that does not block the next start. #32 finding 8: a start that cannot take its port exits
+// at once with a sentence, and gives the folder back.
 import { spawn } from "node:child_process";
+import { createServer } from "node:net";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -11,6 +13,7 @@ import {
   AppServer,
   JWT_SECRET,
   ensureBuild,
+  pickPort,
   removeTempDirs,
   tempDir,
 } from "../reliability/support/server";
@@ -23,7 +26,11 @@ const pgliteDir = path.join(dataDir, "pglite");
 const first = new AppServer({ port: PORT, dataDir });
 
 /** Runs a script on the same DATA_DIR as the server and answers its exit code and output. */
-function run(script: string, port: number): Promise<{ code: number | null; output: string }> {
+function run(
+  script: string,
+  port: number,
+  options: { dataDir?: string } = {},
+): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [TSX, script], {
       cwd: ROOT,
@@ -31,7 +38,7 @@ function run(script: string, port: number): Promise<{ code: number | null; outpu
         ...process.env,
         NODE_ENV: "production",
         PORT: String(port),
-        DATA_DIR: dataDir,
+        DATA_DIR: options.dataDir ?? dataDir,
         DATABASE_URL: "",
         JWT_SECRET,
       },
@@ -145,5 +152,39 @@ describe("one embedded database folder, two processes", () => {
       "Before the SIGKILL",
       "Before the second start",
     ]);
+  }, 300_000);
+});
+
+describe("a start that cannot take its port", () => {
+  const busyPort = pickPort(6_400);
+  const ownDir = tempDir("busy-port");
+  const ownPglite = path.join(ownDir, "pglite");
+  const next = new AppServer({ port: busyPort + 1, dataDir: ownDir });
+  afterAll(() => next.stop());
+
+  it("exits 1 naming the port, gives the database's lock back, and the next start serves", async () => {
+    ensureBuild();
+    // Another program holds the port, on every interface as the server would listen.
+    const squatter = createServer();
+    await new Promise<void>((resolve) => squatter.listen(busyPort, resolve));
+    let refused: { code: number | null; output: string };
+    try {
+      refused = await run("scripts/start.ts", busyPort, { dataDir: ownDir });
+    } finally {
+      await new Promise<void>((resolve) => squatter.close(() => resolve()));
+    }
+    // Before: the server logged EADDRINUSE and stayed up without serving, holding the lock
+    // (the run was killed after 60 s, with no exit code).
+    expect(refused.code).toBe(1);
+    expect(refused.output).toContain(
+      `Heirloom did not start. Port ${busyPort} is already in use by another program. Stop that program, or set PORT to a free port.`,
+    );
+    expect(refused.output).not.toMatch(/\n\s+at /);
+    expect(readLockHolder(ownPglite)).toBeNull();
+    // The next start on the same DATA_DIR is not refused, and serves.
+    await next.start();
+    expect(readLockHolder(ownPglite)).toMatchObject({ port: busyPort + 1 });
+    const health = await fetch(`${next.url}/api/health`);
+    expect(health.status).toBe(200);
   }, 300_000);
 });
