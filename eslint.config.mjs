@@ -2,6 +2,7 @@ import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
 import boundaries from "eslint-plugin-boundaries";
 import tseslint from "typescript-eslint";
+import { NO_LITERAL_STRINGS } from "./eslint.i18n.mjs";
 
 /**
  * The rooms of the house and the arrows between them (docs/architecture.md,
@@ -153,6 +154,7 @@ export default tseslint.config(
     },
   },
   BOUNDARIES,
+  NO_LITERAL_STRINGS,
   {
     files: ["components/ui/intent-link.tsx"],
     rules: { "no-restricted-imports": "off" },

@@ -14,12 +14,21 @@ function ordinal(day: number): string {
 }
 
 /**
- * A date as "March 3rd, 2025": month name, day with its ordinal, year. The time zone defaults to
- * the runtime's (the reader's, in the browser). Throws a RangeError for an invalid date.
+ * A date as "March 3rd, 2025": month name, day with its ordinal, year (SPEC.md's English). In
+ * another language (a locale other than English), the long date as Intl writes it there
+ * ("3. März 2025", "2025年3月3日"). The time zone defaults to the runtime's (the reader's, in the
+ * browser). Throws a RangeError for an invalid date.
  */
-export function formatLongDate(value: Date | string | number, timeZone?: string): string {
+export function formatLongDate(
+  value: Date | string | number,
+  timeZone?: string,
+  locale = "en",
+): string {
   const date = value instanceof Date ? value : new Date(value);
   if (Number.isNaN(date.getTime())) throw new RangeError(`Not a valid date: ${String(value)}`);
+  if (!/^en\b/i.test(locale)) {
+    return new Intl.DateTimeFormat(locale, { timeZone, dateStyle: "long" }).format(date);
+  }
   const parts = new Intl.DateTimeFormat("en-US", {
     timeZone,
     year: "numeric",

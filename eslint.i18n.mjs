@@ -1,0 +1,43 @@
+/**
+ * Literal UI strings are flagged in the code that is translated (ADR 041): text between JSX tags
+ * (react/jsx-no-literals), and the attributes a reader hears or sees (aria-label, title, alt,
+ * placeholder, label). The list widens as issue 36's sweep translates the rest of the app; until a
+ * file is in it, its English literals are not flagged.
+ */
+export const TRANSLATED_FILES = [
+  "app/layout.tsx",
+  "app/(app)/page.tsx",
+  "components/shell/**/*.tsx",
+  "components/home/**/*.tsx",
+  "components/language-menu/**/*.tsx",
+];
+
+/** A letter anywhere: `alt=""` and punctuation-only values stay allowed. */
+const WORDS = "/\\p{L}/u";
+const TEXT_ATTRIBUTES = "/^(aria-label|aria-description|title|alt|placeholder|label)$/";
+
+export const NO_LITERAL_STRINGS = {
+  files: TRANSLATED_FILES,
+  rules: {
+    // The name of the product is the same in every language; "+" marks "Create New".
+    "react/jsx-no-literals": [
+      "error",
+      { noStrings: false, ignoreProps: true, allowedStrings: ["Heirloom", "+"] },
+    ],
+    "no-restricted-syntax": [
+      "error",
+      {
+        selector: `JSXAttribute[name.name=${TEXT_ATTRIBUTES}] > Literal[value=${WORDS}]`,
+        message: "Translate this text: take it from the catalogs with useTranslations (ADR 041).",
+      },
+      {
+        selector: `JSXAttribute[name.name=${TEXT_ATTRIBUTES}] > JSXExpressionContainer > Literal[value=${WORDS}]`,
+        message: "Translate this text: take it from the catalogs with useTranslations (ADR 041).",
+      },
+      {
+        selector: `:matches(JSXElement, JSXFragment) > JSXExpressionContainer > Literal[value=${WORDS}]`,
+        message: "Translate this text: take it from the catalogs with useTranslations (ADR 041).",
+      },
+    ],
+  },
+};
