@@ -95,6 +95,8 @@ export interface ServerOptions {
   /** PostgreSQL; without it the server uses embedded PGlite in `dataDir`. */
   databaseUrl?: string;
   dataDir: string;
+  /** Variables set last, over the defaults below (e.g. TRUST_PROXY, lower sign-up limits). */
+  env?: Record<string, string>;
 }
 
 /** One production server process (restartable: `start` after `kill` serves the same data). */
@@ -144,6 +146,7 @@ export class AppServer {
       REDIS_URL: "",
       SMTP_URL: "",
       LOG_LEVEL: "warn",
+      ...this.options.env,
     };
     // what `npm start` runs, its Node flags included
     const child = spawn(process.execPath, [TSX, ...startArgs(ROOT)], {
