@@ -6,7 +6,6 @@ import { cx } from "@/components/ui/class-names";
 import {
   isLocale,
   LANGUAGE_NAMES,
-  LANGUAGE_SHORT,
   LOCALE_COOKIE,
   LOCALE_COOKIE_MAX_AGE,
   LOCALES,
@@ -27,9 +26,10 @@ const TONES = {
 
 /**
  * The language menu: a native select (keyboard, screen readers and phones know it) laid over a
- * compact face, the language's short form on a phone and its own name from `sm` up. Each language
- * is named in its own words. Choosing one sets the NEXT_LOCALE cookie and renders the page again
- * on the server, so `<html lang>` and every translated text follow at once.
+ * compact face: a globe on a phone, where the header has no room to spare, and the language's
+ * own name beside it from `sm` up. Each language is named in its own words. Choosing one sets the
+ * NEXT_LOCALE cookie and renders the page again on the server, so `<html lang>` and every
+ * translated text follow at once.
  */
 export function LanguageMenu({ tone = "dark" }: { tone?: keyof typeof TONES }) {
   const t = useTranslations("LanguageMenu");
@@ -49,7 +49,7 @@ export function LanguageMenu({ tone = "dark" }: { tone?: keyof typeof TONES }) {
     <div
       data-language-menu=""
       className={cx(
-        "relative inline-flex h-9 shrink-0 items-center gap-1.5 rounded-md px-2 text-sm font-medium focus-within:outline-2 focus-within:outline-offset-2",
+        "relative inline-flex h-9 shrink-0 items-center gap-1.5 rounded-md px-1.5 text-sm font-medium focus-within:outline-2 focus-within:outline-offset-2 sm:px-2",
         TONES[tone],
         pending && "opacity-70",
       )}
@@ -65,9 +65,6 @@ export function LanguageMenu({ tone = "dark" }: { tone?: keyof typeof TONES }) {
         <circle cx="10" cy="10" r="7.5" />
         <path d="M2.5 10h15M10 2.5c2.2 2.1 3.2 4.6 3.2 7.5s-1 5.4-3.2 7.5c-2.2-2.1-3.2-4.6-3.2-7.5s1-5.4 3.2-7.5Z" />
       </svg>
-      <span aria-hidden="true" lang={current} className="sm:hidden">
-        {LANGUAGE_SHORT[current]}
-      </span>
       <span aria-hidden="true" lang={current} className="hidden sm:inline">
         {LANGUAGE_NAMES[current]}
       </span>

@@ -93,7 +93,7 @@ export function AppShell({ children }: { children: ReactNode }) {
         >
           {t("skipToContent")}
         </a>
-        <header className="sticky top-0 z-30 flex h-14 items-center gap-2 bg-plum-700 px-3 text-white shadow sm:px-4">
+        <header className="sticky top-0 z-30 flex h-14 items-center gap-1 bg-plum-700 px-3 text-white shadow sm:gap-2 sm:px-4">
           <button
             ref={menuButtonRef}
             type="button"
@@ -101,7 +101,7 @@ export function AppShell({ children }: { children: ReactNode }) {
             aria-controls={MOBILE_MENU_ID}
             onClick={() => setMenuOpen(true)}
             className={cx(
-              "rounded-md px-3 py-2 text-sm font-medium hover:bg-plum-600 md:hidden",
+              "rounded-md px-2 py-2 text-sm font-medium hover:bg-plum-600 sm:px-3 md:hidden",
               focusRing,
               "focus-visible:outline-white",
             )}
@@ -119,7 +119,7 @@ export function AppShell({ children }: { children: ReactNode }) {
             <Image src="/assets/logo.svg" alt="" width={32} height={32} unoptimized priority />
             Heirloom
           </IntentLink>
-          <div className="ml-auto flex items-center gap-1">
+          <div className="ml-auto flex items-center sm:gap-1">
             <LanguageMenu />
             <AccountMenu />
           </div>

@@ -59,28 +59,6 @@ export const LANGUAGE_NAMES: Record<Locale, string> = {
   "zh-Hant": "繁體中文",
 };
 
-/** The short form the menu shows on a phone's header. */
-export const LANGUAGE_SHORT: Record<Locale, string> = {
-  en: "EN",
-  de: "DE",
-  fr: "FR",
-  es: "ES",
-  it: "IT",
-  nl: "NL",
-  "pt-BR": "PT",
-  pl: "PL",
-  cs: "CS",
-  ru: "RU",
-  sv: "SV",
-  da: "DA",
-  nb: "NO",
-  fi: "FI",
-  ja: "日本",
-  ko: "한국",
-  "zh-Hans": "简",
-  "zh-Hant": "繁",
-};
-
 const BY_LOWER = new Map<string, Locale>(LOCALES.map((locale) => [locale.toLowerCase(), locale]));
 
 /** Chinese regions whose readers write Traditional characters. */
