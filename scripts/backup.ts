@@ -1,7 +1,11 @@
-// npm run backup [-- FILE] - one consistent archive of the database and the local uploads, while
-// the server keeps serving (ADR 033). On PostgreSQL the snapshot is taken here, on a connection of
-// its own; on the embedded database the server that holds it takes it and streams the archive
-// over DATA_DIR's local socket, and with no server running this process opens the folder itself.
+// npm run backup [-- FILE] [--no-uploads] [--keep N] - one consistent archive of the database and
+// the local uploads, while the server keeps serving (ADR 033). On PostgreSQL the snapshot is taken
+// here, on a connection of its own; on the embedded database the server that holds it takes it
+// and streams the archive over DATA_DIR's local socket, and with no server running this process
+// opens the folder itself. `--keep N` then keeps the newest N archives of the archive's folder.
+// npm run backup -- --verify ARCHIVE - checks an archive completely, writing nothing.
+// First: what this process creates under DATA_DIR is the account's only (#32 finding 1).
+import "./lib/private-process";
 import { createWriteStream } from "node:fs";
 import fs from "node:fs/promises";
 import { type IncomingMessage, request } from "node:http";
@@ -18,6 +22,7 @@ import {
   isEmptyFolder,
   MAX_SOCKET_PATH,
   prepareBackup,
+  pruneArchives,
   verifyArchive,
 } from "../lib/server/backup/archive";
 import {
@@ -32,22 +37,58 @@ import {
   unlockDataFolder,
 } from "../lib/server/data-lock";
 
-const env = getEnv();
-const imageStore = imageStoreOf(env);
-const started = performance.now();
-const stamp = new Date().toISOString().replace(/[:.]/g, "-");
-const args = process.argv.slice(2).filter((arg) => arg !== "--");
-if (args.length > 1 || args.some((arg) => arg.startsWith("-"))) {
-  console.error(
-    "Usage: npm run backup [-- FILE]   (default: DATA_DIR/backups/heirloom-<time>.tar.gz)",
-  );
+const USAGE = `Usage: npm run backup [-- [FILE] [--no-uploads] [--keep N]]
+         (FILE defaults to DATA_DIR/backups/heirloom-<time>.tar.gz)
+       npm run backup -- --verify ARCHIVE`;
+
+interface Options {
+  file?: string;
+  verify?: string;
+  keep?: number;
+  noUploads: boolean;
+}
+
+/** The command line, or null when it is not one this command takes. */
+function parseArgs(argv: string[]): Options | null {
+  const found: Options = { noUploads: false };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === "--") continue;
+    if (arg === "--no-uploads") {
+      found.noUploads = true;
+    } else if (/^--(verify|keep)(=|$)/.test(arg)) {
+      const equals = arg.indexOf("=");
+      const flag = equals === -1 ? arg : arg.slice(0, equals);
+      const value = equals === -1 ? argv[++i] : arg.slice(equals + 1);
+      if (value === undefined || value === "") return null;
+      if (flag === "--verify") found.verify = value;
+      else if (/^[1-9]\d{0,5}$/.test(value)) found.keep = Number(value);
+      else return null;
+    } else if (arg.startsWith("-") || found.file !== undefined) {
+      return null;
+    } else {
+      found.file = arg;
+    }
+  }
+  const withVerify = found.file !== undefined || found.keep !== undefined || found.noUploads;
+  return found.verify !== undefined && withVerify ? null : found;
+}
+
+const parsed = parseArgs(process.argv.slice(2));
+if (!parsed) {
+  console.error(USAGE);
   process.exit(2);
 }
+const options: Options = parsed;
+const env = getEnv();
+const imageStore = imageStoreOf(env);
 // npm runs scripts in the project's folder; a relative FILE is the caller's (INIT_CWD).
-const out = args[0]
-  ? path.resolve(process.env.INIT_CWD ?? process.cwd(), args[0])
-  : path.join(env.DATA_DIR, "backups", `heirloom-${stamp}.tar.gz`);
-const partial = `${out}.partial-${process.pid}`;
+const fromCaller = (file: string) => path.resolve(process.env.INIT_CWD ?? process.cwd(), file);
+
+const describe = (m: BackupManifest) =>
+  `${m.counts.players} player(s), ${m.counts.trees} tree(s), ${m.counts.people} Sim(s), ` +
+  `${m.counts.images} image(s) (${m.uploads.files} file(s) in the archive), ` +
+  `${m.counts.publications} publication(s)`;
 
 /** The snapshot taken in this process, written to `file`. */
 async function backUpHere(db: BackupDatabase, file: Writable): Promise<void> {
@@ -56,6 +97,7 @@ async function backUpHere(db: BackupDatabase, file: Writable): Promise<void> {
     uploadsDir: imageStore === "local" ? env.UPLOADS_DIR : null,
     imageStore,
     tmpDir: path.join(env.DATA_DIR, "tmp"),
+    omitUploads: options.noUploads,
   });
   try {
     await prepared.write(file);
@@ -75,7 +117,14 @@ async function askServer(locked: DataFolderLockedError, file: Writable): Promise
     );
   }
   const answer = await new Promise<IncomingMessage>((resolve, reject) => {
-    const ask = request({ socketPath, method: "POST", path: "/backup" }, resolve);
+    const ask = request(
+      {
+        socketPath,
+        method: "POST",
+        path: options.noUploads ? "/backup?uploads=none" : "/backup",
+      },
+      resolve,
+    );
     ask.on("error", (error: NodeJS.ErrnoException) =>
       reject(
         error.code === "ENOENT" || error.code === "ECONNREFUSED"
@@ -128,41 +177,95 @@ async function backUpEmbedded(file: Writable): Promise<"server" | "here"> {
   }
 }
 
-const describe = (m: BackupManifest) =>
-  `${m.counts.players} player(s), ${m.counts.trees} tree(s), ${m.counts.people} Sim(s), ` +
-  `${m.counts.images} image(s) (${m.uploads.files} file(s) in the archive), ` +
-  `${m.counts.publications} publication(s)`;
-
-try {
-  await fs.mkdir(path.dirname(out), { recursive: true, mode: 0o700 });
-  // It holds password hashes and sessions: the owner's only.
-  const file = createWriteStream(partial, { flags: "wx", mode: 0o600 });
-  const by = env.DATABASE_URL
-    ? (await backUpHere(postgresBackupDatabase(env.DATABASE_URL), file), "here")
-    : await backUpEmbedded(file);
-  const manifest = await verifyArchive(partial);
-  await fs.rename(partial, out);
-  const size = (await fs.stat(out)).size;
-  console.log(
-    `Backed up ${describe(manifest)} to ${out} (${(size / 1e6).toFixed(1)} MB, ` +
-      `${((performance.now() - started) / 1000).toFixed(1)} s; the database snapshot held ` +
-      `${manifest.snapshotMs} ms${by === "server" ? ", taken by the running server" : ""}).`,
-  );
-  if (manifest.uploads.missing.length > 0) {
-    console.warn(
-      `Warning: ${manifest.uploads.missing.length} stored image(s) had no file: ${manifest.uploads.missing.slice(0, 5).join(", ")}`,
-    );
-  }
-  if (imageStore !== "local") {
+/** Checks an archive completely and says what it found; writes nothing. Answers the exit code. */
+async function verify(file: string): Promise<number> {
+  try {
+    const report = await verifyArchive(file);
+    const m = report.manifest;
+    if (report.problems.length > 0) {
+      console.error(
+        `${file} is damaged or incomplete:\n` +
+          report.problems.map((problem) => `  - ${problem}`).join("\n"),
+      );
+      return 1;
+    }
     console.log(
-      `Images live in ${imageStore === "s3" ? "the S3 bucket" : "Vercel Blob"} and are not in the archive: keep the bucket versioned and replicated (README, "Backups").`,
+      `${file} is complete: ${report.tables} table(s) and ${report.rows} row(s), each row JSON, ` +
+        `each count the manifest's; ${report.files} image file(s) (${(report.bytes / 1e6).toFixed(1)} MB)` +
+        `${m.uploads.index ? ", each with its size and SHA-256" : ""}` +
+        `${m.uploads.omitted ? " (made with --no-uploads)" : ""}. ` +
+        `Backed up at ${m.createdAt} on ${m.engine}: ${describe(m)}; ${m.migrations.length} migration(s).`,
+    );
+    return 0;
+  } catch (error) {
+    console.error(
+      `${file} failed verification: ${error instanceof Error ? error.message : String(error)}`,
+    );
+    return 1;
+  }
+}
+
+/** Writes the archive, checks it, then keeps the newest --keep N. Answers the exit code. */
+async function backUp(): Promise<number> {
+  const started = performance.now();
+  const stamp = new Date().toISOString().replace(/[:.]/g, "-");
+  const out = options.file
+    ? fromCaller(options.file)
+    : path.join(env.DATA_DIR, "backups", `heirloom-${stamp}.tar.gz`);
+  const partial = `${out}.partial-${process.pid}`;
+  try {
+    await fs.mkdir(path.dirname(out), { recursive: true, mode: 0o700 });
+    // It holds password hashes and sessions: the owner's only.
+    const file = createWriteStream(partial, { flags: "wx", mode: 0o600 });
+    const by = env.DATABASE_URL
+      ? (await backUpHere(postgresBackupDatabase(env.DATABASE_URL), file), "here")
+      : await backUpEmbedded(file);
+    const report = await verifyArchive(partial);
+    if (report.problems.length > 0) {
+      throw new BackupError(`The archive did not read back whole: ${report.problems.join("; ")}`);
+    }
+    const manifest = report.manifest;
+    await fs.rename(partial, out);
+    const size = (await fs.stat(out)).size;
+    console.log(
+      `Backed up ${describe(manifest)} to ${out} (${(size / 1e6).toFixed(1)} MB, ` +
+        `${((performance.now() - started) / 1000).toFixed(1)} s; the database snapshot held ` +
+        `${manifest.snapshotMs} ms${by === "server" ? ", taken by the running server" : ""}).`,
+    );
+    if (manifest.uploads.omitted) {
+      console.log(
+        "The archive holds the database without images (--no-uploads): back up the uploads folder on its own.",
+      );
+    } else if (manifest.uploads.missing.length > 0) {
+      console.warn(
+        `Warning: ${manifest.uploads.missing.length} stored image(s) had no file: ${manifest.uploads.missing.slice(0, 5).join(", ")}`,
+      );
+    }
+    if (imageStore !== "local") {
+      console.log(
+        `Images live in ${imageStore === "s3" ? "the S3 bucket" : "Vercel Blob"} and are not in the archive: keep the bucket versioned and replicated (README, "Backups").`,
+      );
+    }
+  } catch (error) {
+    await fs.rm(partial, { force: true });
+    console.error(
+      `No backup was written. ${error instanceof Error ? error.message : String(error)}`,
+    );
+    if (!(error instanceof BackupError) && !(error instanceof DataFolderLockedError)) {
+      console.error((error as Error).stack);
+    }
+    return 1;
+  }
+  if (options.keep !== undefined) {
+    const folder = path.dirname(out);
+    const removed = await pruneArchives(folder, options.keep);
+    console.log(
+      `Kept the newest ${options.keep} archive(s) in ${folder}` +
+        (removed.length > 0 ? `; removed ${removed.join(", ")}.` : "; removed none."),
     );
   }
-} catch (error) {
-  await fs.rm(partial, { force: true });
-  console.error(`No backup was written. ${error instanceof Error ? error.message : String(error)}`);
-  if (!(error instanceof BackupError) && !(error instanceof DataFolderLockedError)) {
-    console.error((error as Error).stack);
-  }
-  process.exit(1);
+  return 0;
 }
+
+process.exitCode =
+  options.verify !== undefined ? await verify(fromCaller(options.verify)) : await backUp();

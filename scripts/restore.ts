@@ -1,7 +1,12 @@
 // npm run restore -- ARCHIVE - puts a backup (npm run backup) into an empty database and an empty
 // uploads folder: DATABASE_URL's database, or the embedded one in DATA_DIR (ADR 033). A database
-// or folder that holds anything is refused, and nothing is written.
-import fs from "node:fs/promises";
+// or folder that holds anything is refused, and nothing is written. The restore is one
+// transaction (the archive's migrations and its rows); on the embedded database it is made in a
+// folder beside DATA_DIR/pglite and renamed into place at the end, so a failure leaves the target
+// exactly as it was.
+// First: what this process creates under DATA_DIR is the account's only (#32 finding 1).
+import "./lib/private-process";
+import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
@@ -11,6 +16,7 @@ import {
   type BackupManifest,
   imageStoreOf,
   isEmptyFolder,
+  readManifest,
   restoreBackup,
 } from "../lib/server/backup/archive";
 import {
@@ -19,7 +25,6 @@ import {
   postgresBackupDatabase,
 } from "../lib/server/backup/database";
 import { DataFolderLockedError, lockDataFolder, unlockDataFolder } from "../lib/server/data-lock";
-import { applyMigrations, type Target } from "./lib/schema-engine";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const MIGRATIONS = path.join(ROOT, "prisma/migrations");
@@ -32,39 +37,14 @@ if (args.length !== 1 || args[0]!.startsWith("-")) {
 // npm runs scripts in the project's folder; a relative ARCHIVE is the caller's (INIT_CWD).
 const archive = path.resolve(process.env.INIT_CWD ?? process.cwd(), args[0]!);
 
-/** Applies exactly the archive's migrations (a folder holding those alone), no newer one. */
-async function migrateTo(target: Target, names: string[]): Promise<void> {
-  const folder = await fs.mkdtemp(path.join(os.tmpdir(), "heirloom-restore-migrations-"));
-  try {
-    await fs.copyFile(
-      path.join(MIGRATIONS, "migration_lock.toml"),
-      path.join(folder, "migration_lock.toml"),
-    );
-    for (const name of names) {
-      try {
-        await fs.cp(path.join(MIGRATIONS, name), path.join(folder, name), { recursive: true });
-      } catch {
-        throw new BackupError(
-          `The archive was made by a newer Heirloom (its migration ${name} is not known here): update this checkout, then restore.`,
-        );
-      }
-    }
-    await applyMigrations({
-      target,
-      migrationsDir: folder,
-      schemaPath: path.join(ROOT, "prisma/schema.prisma"),
-    });
-  } finally {
-    await fs.rm(folder, { recursive: true, force: true });
-  }
-}
-
-async function restore(db: BackupDatabase, target: Target): Promise<BackupManifest> {
+function restore(db: BackupDatabase, afterCommit?: () => Promise<void>): Promise<BackupManifest> {
   return restoreBackup({
     archive,
     db,
     uploadsDir: env.UPLOADS_DIR,
-    migrate: (names) => migrateTo(target, names),
+    migrationsDir: MIGRATIONS,
+    tmpDir: os.tmpdir(),
+    afterCommit,
   });
 }
 
@@ -84,29 +64,39 @@ async function restoreEmbedded(): Promise<BackupManifest> {
         `DATA_DIR is not empty: ${env.UPLOADS_DIR} holds files. Restore into a new DATA_DIR, or move this one aside.`,
       );
     }
-    await fs.mkdir(env.PGLITE_DIR, { recursive: true });
-    const pglite = new PGlite(env.PGLITE_DIR);
-    let restored: BackupManifest | undefined;
+    // Made beside the target and renamed into place once whole: a failed or killed restore never
+    // leaves a database folder a server would open.
+    const building = `${env.PGLITE_DIR}.restoring-${process.pid}`;
+    await fs.promises.rm(building, { recursive: true, force: true });
+    await fs.promises.mkdir(building, { recursive: true, mode: 0o700 });
+    const pglite = new PGlite(building);
     try {
-      restored = await restore(pgliteBackupDatabase(pglite), { pglite });
+      return await restore(pgliteBackupDatabase(pglite), async () => {
+        await pglite.close();
+        await fs.promises.rmdir(env.PGLITE_DIR).catch((error: NodeJS.ErrnoException) => {
+          if (error.code !== "ENOENT") throw error;
+        });
+        await fs.promises.rename(building, env.PGLITE_DIR);
+      });
     } finally {
-      await pglite.close();
-      // A failed restore leaves DATA_DIR as empty as it found it.
-      if (!restored) await fs.rm(env.PGLITE_DIR, { recursive: true, force: true });
+      if (!pglite.closed) await pglite.close();
+      await fs.promises.rm(building, { recursive: true, force: true });
     }
-    return restored;
   } finally {
     unlockDataFolder(env.PGLITE_DIR);
   }
 }
 
+// A DATA_DIR the restore makes is removed again when it fails: the target is left as it was.
+const dataDirExisted = fs.existsSync(env.DATA_DIR);
 try {
-  await fs.access(archive).catch(() => {
-    throw new BackupError(`There is no file ${archive}.`);
-  });
+  if (!fs.existsSync(archive)) throw new BackupError(`There is no file ${archive}.`);
+  // Checked (its size, every name) before a database is opened: the embedded one alone takes
+  // hundreds of MB, and a refused archive should cost nothing.
+  await readManifest(archive);
   const started = performance.now();
   const manifest = env.DATABASE_URL
-    ? await restore(postgresBackupDatabase(env.DATABASE_URL), { databaseUrl: env.DATABASE_URL })
+    ? await restore(postgresBackupDatabase(env.DATABASE_URL))
     : await restoreEmbedded();
   console.log(
     `Restored ${manifest.counts.players} player(s), ${manifest.counts.trees} tree(s), ` +
@@ -115,7 +105,11 @@ try {
       `backed up at ${manifest.createdAt} on ${manifest.engine}, in ` +
       `${((performance.now() - started) / 1000).toFixed(1)} s.`,
   );
-  if (manifest.uploads.store !== "local") {
+  if (manifest.uploads.omitted) {
+    console.log(
+      `The archive was made with --no-uploads and holds no images: copy the old site's uploads folder to ${env.UPLOADS_DIR}.`,
+    );
+  } else if (manifest.uploads.store !== "local") {
     console.log(
       `The archive's images were kept in ${manifest.uploads.store === "s3" ? "an S3 bucket" : "Vercel Blob"}: point this server at that bucket (README, "Backups").`,
     );
@@ -125,9 +119,19 @@ try {
     );
   }
 } catch (error) {
+  if (!dataDirExisted) {
+    // Only folders this run made, and empty by now (rmdir refuses anything else).
+    for (const dir of [env.UPLOADS_DIR, env.DATA_DIR]) {
+      try {
+        fs.rmdirSync(dir);
+      } catch {
+        // absent, or holds something
+      }
+    }
+  }
   console.error(`Nothing was restored. ${error instanceof Error ? error.message : String(error)}`);
   if (!(error instanceof BackupError) && !(error instanceof DataFolderLockedError)) {
     console.error((error as Error).stack);
   }
-  process.exit(1);
+  process.exitCode = 1;
 }

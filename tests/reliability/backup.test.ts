@@ -301,6 +301,21 @@ describe.each(ENGINES)("backup and restore on $engine", ({ engine, port, databas
     if (!database) expect(backup.stdout).toContain("taken by the running server");
     expect(fs.statSync(archive).mode & 0o777).toBe(0o600);
 
+    // --no-uploads: the database alone, taken by the running server on the embedded default too
+    // (its socket is asked for no images), and --verify finds that archive whole.
+    const bare = path.join(path.dirname(archive), "database-only.tar.gz");
+    const alone = await runScript("scripts/backup.ts", [bare, "--no-uploads"], {
+      dataDir,
+      databaseUrl,
+    });
+    expect(alone.code, `${alone.stdout}\n${alone.stderr}\n${server.logTail()}`).toBe(0);
+    if (!database) expect(alone.stdout).toContain("taken by the running server");
+    const bareManifest = JSON.parse(await runManifest(bare)) as Manifest;
+    expect(bareManifest.uploads).toMatchObject({ files: 0, omitted: true });
+    expect(bareManifest.counts.images).toBe(PLAYERS * TREES_PER_PLAYER * (1 + AVATARS_PER_TREE));
+    const verified = await runScript("scripts/backup.ts", ["--verify", bare], { dataDir });
+    expect(verified.code, `${verified.stdout}\n${verified.stderr}`).toBe(0);
+
     // The saves really ran during the backup, and none failed.
     const during = saves.filter(
       (s) => s.startedAt >= backupStartedAt && s.startedAt < backupEndedAt,

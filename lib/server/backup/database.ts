@@ -2,12 +2,15 @@
 // that run through it. The same SQL runs on PostgreSQL (a pg client of the backup's own) and on
 // the embedded database (the process's one PGlite, inside the server that holds it), so an
 // archive made on either engine restores into either.
+import { createHash } from "node:crypto";
 import type { EmbeddedDatabase, EmbeddedTransaction } from "../front/pglite";
 import pg from "pg";
 
 /** One statement at a time, inside a transaction the seam opened. */
 export interface Session {
   query<Row extends Record<string, unknown>>(text: string, values?: unknown[]): Promise<Row[]>;
+  /** Runs a script of several statements (a migration), without parameters. */
+  exec(script: string): Promise<void>;
 }
 
 export interface BackupDatabase {
@@ -26,6 +29,9 @@ function pgliteSession(tx: EmbeddedTransaction): Session {
   return {
     async query<Row extends Record<string, unknown>>(text: string, values: unknown[] = []) {
       return (await tx.query<Row>(text, values)).rows;
+    },
+    async exec(script: string) {
+      await tx.exec(script);
     },
   };
 }
@@ -57,6 +63,10 @@ export function postgresBackupDatabase(connectionString: string): BackupDatabase
         async query<Row extends Record<string, unknown>>(text: string, values: unknown[] = []) {
           return (await client.query<Row>(text, values)).rows;
         },
+        async exec(script: string) {
+          // Without values pg sends the simple query protocol, which runs several statements.
+          await client.query(script);
+        },
       };
       const result = await work(session);
       await client.query("COMMIT");
@@ -80,8 +90,11 @@ export const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
 /** Prisma's own bookkeeping: restored by replaying the archive's migrations, not as rows. */
 const MIGRATIONS_TABLE = "_prisma_migrations";
 
-/** The app's tables in an order in which each comes after every table its foreign keys name. */
-export async function tablesInLoadOrder(session: Session): Promise<string[]> {
+/**
+ * The app's tables (the migrations' own aside), each with the tables its foreign keys name
+ * (itself left out: a row may name another row of its own table only when loaded in one batch).
+ */
+export async function foreignKeyParents(session: Session): Promise<Map<string, Set<string>>> {
   const tables = await session.query<{ name: string }>(
     `SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
      WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p') AND c.relname <> $1
@@ -94,15 +107,21 @@ export async function tablesInLoadOrder(session: Session): Promise<string[]> {
      JOIN pg_namespace n ON n.oid = ch.relnamespace
      WHERE k.contype = 'f' AND n.nspname = current_schema() AND ch.relname <> pa.relname`,
   );
-  const names = tables.map((t) => t.name);
+  const parents = new Map(tables.map((t) => [t.name, new Set<string>()]));
+  for (const edge of edges) {
+    if (parents.has(edge.parent)) parents.get(edge.child)?.add(edge.parent);
+  }
+  return parents;
+}
+
+/** The tables in an order in which each comes after every table its foreign keys name. */
+export function loadOrder(parents: Map<string, Set<string>>): string[] {
   const ordered: string[] = [];
   const placed = new Set<string>();
-  while (ordered.length < names.length) {
-    const ready = names.filter(
-      (name) =>
-        !placed.has(name) &&
-        edges.every((e) => e.child !== name || placed.has(e.parent) || !names.includes(e.parent)),
-    );
+  while (ordered.length < parents.size) {
+    const ready = [...parents]
+      .filter(([name, of]) => !placed.has(name) && [...of].every((parent) => placed.has(parent)))
+      .map(([name]) => name);
     if (ready.length === 0) throw new Error("The tables' foreign keys form a circle");
     for (const name of ready) {
       ordered.push(name);
@@ -110,6 +129,56 @@ export async function tablesInLoadOrder(session: Session): Promise<string[]> {
     }
   }
   return ordered;
+}
+
+/** The app's tables in an order in which each comes after every table its foreign keys name. */
+export async function tablesInLoadOrder(session: Session): Promise<string[]> {
+  return loadOrder(await foreignKeyParents(session));
+}
+
+/**
+ * The key of the advisory lock a migration holds (scripts/lib/schema-engine.ts takes the same one
+ * for the whole of its run), so that a server starting meanwhile waits for the restore.
+ */
+const MIGRATION_LOCK_ID = 4_232_017;
+
+/** Waits for any migration of the database to finish, and holds others off until the commit. */
+export async function lockMigrations(session: Session): Promise<void> {
+  await session.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK_ID]);
+}
+
+/**
+ * Applies migrations inside the caller's transaction and records them as Prisma's schema engine
+ * does (the same table, one row per migration with the SHA-256 of its script as its checksum),
+ * so that a later `npm start` finds them applied. Being inside the restore's transaction, a
+ * failure anywhere afterwards takes them back with the rows.
+ */
+export async function applyMigrationScripts(
+  session: Session,
+  migrations: { name: string; script: string }[],
+): Promise<void> {
+  await session.exec(`CREATE TABLE IF NOT EXISTS ${quoteIdent(MIGRATIONS_TABLE)} (
+    "id"                  VARCHAR(36) PRIMARY KEY NOT NULL,
+    "checksum"            VARCHAR(64) NOT NULL,
+    "finished_at"         TIMESTAMPTZ,
+    "migration_name"      VARCHAR(255) NOT NULL,
+    "logs"                TEXT,
+    "rolled_back_at"      TIMESTAMPTZ,
+    "started_at"          TIMESTAMPTZ NOT NULL DEFAULT now(),
+    "applied_steps_count" INTEGER NOT NULL DEFAULT 0
+  )`);
+  for (const migration of migrations) {
+    const [{ started }] = (await session.query<{ started: string }>(
+      "SELECT clock_timestamp()::text AS started",
+    )) as [{ started: string }];
+    await session.exec(migration.script);
+    await session.query(
+      `INSERT INTO ${quoteIdent(MIGRATIONS_TABLE)}
+         (id, checksum, finished_at, migration_name, started_at, applied_steps_count)
+       VALUES (gen_random_uuid()::text, $1, clock_timestamp(), $2, $3::timestamptz, 1)`,
+      [createHash("sha256").update(migration.script).digest("hex"), migration.name, started],
+    );
+  }
 }
 
 /** The migrations applied to the database, in the order they were applied. */

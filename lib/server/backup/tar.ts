@@ -6,6 +6,8 @@
 const BLOCK = 512;
 /** The largest size the 11 octal digits of a ustar header hold. */
 const USTAR_MAX_SIZE = 8 ** 11 - 1;
+/** A pax header holds a path and a size: far less than this. */
+const MAX_PAX_BYTES = 64 * 1024;
 
 /** One file to write: its name in the archive, its size, and its bytes (exactly `size` of them). */
 export interface TarSource {
@@ -193,13 +195,20 @@ export async function* readTar(chunks: AsyncIterable<Uint8Array>): AsyncGenerato
     pax = new Map();
     if (!Number.isSafeInteger(size) || size < 0)
       throw new Error("The archive has a damaged header");
+    // Skipped in steps: a body is never held whole (a hostile entry may claim gigabytes).
     const skip = async () => {
-      const body = await reader.read(size + padding(size).length);
-      if (size > 0 && body === null) throw new Error("The archive is cut off");
-      return body;
+      let left = size + padding(size).length;
+      while (left > 0) {
+        const chunk = await reader.read(Math.min(left, 1 << 20));
+        if (chunk === null) throw new Error("The archive is cut off");
+        left -= chunk.length;
+      }
     };
     if (type === "x") {
-      pax = parsePax((await skip())!.subarray(0, size).toString("utf8"));
+      if (size > MAX_PAX_BYTES) throw new Error("The archive has an oversized pax header");
+      const body = await reader.read(size + padding(size).length);
+      if (body === null) throw new Error("The archive is cut off");
+      pax = parsePax(body.subarray(0, size).toString("utf8"));
       continue;
     }
     if (type === "5") {

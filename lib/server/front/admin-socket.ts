@@ -55,7 +55,9 @@ export async function startAdminSocket(options: {
 
   let running = false;
   const server: Server = createServer((req, res) => {
-    if (req.method !== "POST" || req.url !== "/backup") {
+    // `?uploads=none`: the database alone (npm run backup -- --no-uploads).
+    const omitUploads = req.url === "/backup?uploads=none";
+    if (req.method !== "POST" || (req.url !== "/backup" && !omitUploads)) {
       answerError(res, 404, "Not found");
       return;
     }
@@ -72,6 +74,7 @@ export async function startAdminSocket(options: {
           uploadsDir: imageStore === "local" ? env.UPLOADS_DIR : null,
           imageStore,
           tmpDir: path.join(env.DATA_DIR, "tmp"),
+          omitUploads,
         });
         try {
           res.writeHead(200, { "content-type": "application/gzip" });
