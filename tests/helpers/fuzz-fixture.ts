@@ -274,6 +274,7 @@ export async function restoreFixture(f: FuzzFixture): Promise<void> {
     UPDATE "Upload" SET status = 'PENDING', size = NULL, width = NULL, height = NULL
       WHERE id IN (${pending}) AND status <> 'PENDING';
     DELETE FROM "PasswordResetToken";
+    DELETE FROM "RateLimit" WHERE "key" LIKE 'password-check:%';
     SELECT
       (SELECT count(*)::int FROM "User" WHERE id IN (${users})) AS users,
       (SELECT count(*)::int FROM "PublishedTree" WHERE "treeId" = ${sqlList([f.treeId])}) AS published;

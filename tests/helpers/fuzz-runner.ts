@@ -130,8 +130,39 @@ export interface FuzzState {
   slowest: Record<string, [number, string][]>;
 }
 
+/** The calls that check the current password (lib/server/account/verify-current-password.ts). */
+const PASSWORD_CHECKS = new Set([
+  "PUT /api/user/email",
+  "PUT /api/user/password",
+  "DELETE /api/account",
+]);
+
+/**
+ * Issue 32.5: the wrong current password that reaches the session's limit ends the session that
+ * sent it, answered 403 like any ended session; deleting its Session row is its one write (the
+ * fixture puts the session back, and clears the count, after it).
+ */
+function endedItsSession(
+  method: string,
+  route: DiscoveredRoute,
+  c: FuzzCase,
+  response: ApiResponse,
+): boolean {
+  const body = response.body as { errors?: { detail?: unknown }[] } | undefined;
+  return (
+    c.auth.validity === "valid" &&
+    response.status === 403 &&
+    PASSWORD_CHECKS.has(`${method} ${route.template}`) &&
+    body?.errors?.[0]?.detail === "You're session expired. Please login again."
+  );
+}
+
 /** The promises about the answer itself; answers the first one broken, if any. */
-function answerProblem(c: FuzzCase, response: ApiResponse): Error | undefined {
+function answerProblem(
+  c: FuzzCase,
+  response: ApiResponse,
+  sessionEnded = false,
+): Error | undefined {
   const status = response.status;
   if (status >= 500) return problem("A server error", response);
   const accepted = status >= 200 && status < 300;
@@ -144,7 +175,7 @@ function answerProblem(c: FuzzCase, response: ApiResponse): Error | undefined {
       return error as Error;
     }
   }
-  if (status === 403 && c.auth.validity !== "invalid")
+  if (status === 403 && c.auth.validity !== "invalid" && !sessionEnded)
     return problem("403 without an invalid session (403 must mean only that)", response);
   if (status === 401 && c.auth.validity === "valid")
     return problem("A valid session was refused", response);
@@ -163,13 +194,16 @@ export async function checkCase(
   const ms = performance.now() - started;
   await settleMailForTests(); // the mail it queued is its write, not the next case's (ADR 025)
   const accepted = response.status >= 200 && response.status < 300;
-  let failure = answerProblem(c, response);
+  const sessionEnded = endedItsSession(method, route, c, response);
+  let failure = answerProblem(c, response, sessionEnded);
 
   const after = await snapshot(state.fixture.dataDir);
   if (!accepted) {
     // The one narrow exception: a GET may count a view of a public tree.
     const changed = (await changedParts(state.baseline, after)).filter(
-      (part) => !(method === "GET" && part === "PublishedTree VIEW"),
+      (part) =>
+        !(method === "GET" && part === "PublishedTree VIEW") &&
+        !(sessionEnded && part === "Session DELETE"),
     );
     if (changed.length > 0)
       failure ??= problem(
