@@ -11,10 +11,16 @@ import { ApiError } from "@/lib/server/http/errors";
 import { applyTreePatch } from "./apply-tree-patch";
 import { TREE_TX_OPTIONS, lockTreeOrThrow } from "./lock-tree";
 import { treeEtag } from "./serialize";
-import { type HeldStructure, holdStructure, takeStructure } from "./structure-cache";
+import {
+  type HeldStructure,
+  forgetStructure,
+  holdStructure,
+  takeStructure,
+} from "./structure-cache";
 import { type ChunkedWrite, chunkedWrite, forgetNodeJson, readStoredParts } from "./structure-json";
 import { type StructureSize, measureStructure } from "./structure-size";
-import { writeChunks } from "./write-tree-data";
+import type { PreparedStructure } from "./structure-work";
+import { type StoredWrite, preparedWrite, writeChunks } from "./write-tree-data";
 
 export const TREE_CONFLICT =
   "This tree was changed somewhere else (another tab or device). Reload to get the latest version.";
@@ -64,13 +70,14 @@ export interface SavedStructure {
 }
 
 /** A new structure, ready to store: what its save writes and the person ids to check. */
-interface BuiltStructure {
-  data: TreeNode;
-  size: StructureSize;
-  write: ChunkedWrite;
+type BuiltStructure = (
+  | { data: TreeNode; size: StructureSize; write: ChunkedWrite }
+  /** Prepared in the worker pool: written, but not held (its objects stay in the worker). */
+  | { data: null; write: StoredWrite }
+) & {
   /** The ids that must name people of the tree (all of them for a whole body). */
   peopleToCheck: string[];
-}
+};
 
 /**
  * Locks the tree, refuses a stale `expectedVersion` with 409, then stores what `build` makes
@@ -100,7 +107,7 @@ async function saveStructure(
     const version = await writeChunks(tx, treeId, built.write);
     return { saved: { _id: treeId, version }, etag: treeEtag(version, current.detailsVersion) };
   }, TREE_TX_OPTIONS);
-  if (built) {
+  if (built?.data) {
     built.write.commit();
     holdStructure(treeId, {
       version: result.saved.version,
@@ -108,6 +115,9 @@ async function saveStructure(
       size: built.size,
       chunks: built.write.state,
     });
+  } else if (built) {
+    // the next patch reads the new version's stored parts (readStoredParts)
+    forgetStructure(treeId);
   }
   return result;
 }
@@ -122,14 +132,25 @@ function assertStoredBytes(bytes: number, stored = 0): void {
 /**
  * Replaces the structure of the owner's tree and bumps its version. With `expectedVersion` (from
  * If-Match) a save against any other version is refused with 409. The structure was validated
- * whole by `treeData` (every limit but the stored bytes, checked here on its one serialization).
+ * whole by `treeData` (every limit but the stored bytes, checked here on its one serialization),
+ * or, for a large body, validated and serialized in the worker pool (`PreparedStructure`,
+ * structure-work.ts): the same chunks, stored the same way, but not held for the next patch.
  */
 export function saveTreeData(
   ownerId: string,
   treeId: string,
-  data: TreeNode,
+  data: TreeNode | { prepared: PreparedStructure },
   expectedVersion?: number,
 ): Promise<SavedStructure> {
+  if ("prepared" in data) {
+    const { prepared } = data;
+    return saveStructure(
+      ownerId,
+      treeId,
+      () => ({ data: null, write: preparedWrite(prepared), peopleToCheck: prepared.people }),
+      expectedVersion,
+    );
+  }
   return saveStructure(
     ownerId,
     treeId,

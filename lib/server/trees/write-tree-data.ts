@@ -1,7 +1,26 @@
 import "server-only";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { TreeNode } from "@/lib/schemas/tree";
+import { ApiError } from "@/lib/server/http/errors";
 import { type ChunkedWrite, chunkedWrite } from "./structure-json";
+import type { PreparedStructure, WorkAnswer } from "./structure-work";
+
+/** What a write stores: a ChunkedWrite, or the same texts made in a worker (structure-work.ts). */
+export type StoredWrite = Pick<ChunkedWrite, "root" | "put" | "drop" | "replaceAll">;
+
+/** A structure prepared in the worker pool, written as a new set of chunks. */
+export const preparedWrite = (prepared: PreparedStructure): StoredWrite => ({
+  root: prepared.root,
+  put: prepared.put,
+  drop: [],
+  replaceAll: true,
+});
+
+/** A structure task's value, or its refusal thrown as the ApiError it stands for. */
+export function structureAnswer<T>(answer: WorkAnswer<T>): T {
+  if (!answer.ok) throw new ApiError(answer.status, answer.detail);
+  return answer.value;
+}
 
 /**
  * Stores a validated structure's changed parts (structure-json.ts, ADR 037) and bumps the
@@ -15,7 +34,7 @@ import { type ChunkedWrite, chunkedWrite } from "./structure-json";
 export async function writeChunks(
   tx: Prisma.TransactionClient,
   treeId: string,
-  write: ChunkedWrite,
+  write: StoredWrite,
 ): Promise<number> {
   if (write.replaceAll) await tx.$executeRaw`DELETE FROM "TreeChunk" WHERE "treeId" = ${treeId}`;
   const keys = write.put.map((chunk) => chunk.key);

@@ -30,6 +30,11 @@ export const TASK_SECONDS = {
   ogImage: 60,
   /** A public page's model of a large publication (lib/public-tree/page-model.ts). */
   page: 60,
+  /**
+   * A large tree's whole-body save, heirs check or household sync (structure-work.ts): seconds
+   * for the largest tree the limits allow (50,000 nodes, 16 MB).
+   */
+  structure: 60,
 } as const;
 
 /** Delay of the request thread's event loop above which a line is logged (as under-pressure). */

@@ -51,6 +51,9 @@ const KIND: Record<TaskName, keyof typeof TASK_SECONDS> = {
   exportGedcom: "export",
   ogImage: "ogImage",
   publicPage: "page",
+  treeBody: "structure",
+  heirs: "structure",
+  syncStructure: "structure",
 };
 
 /** The answer when a task passes its time (`seconds`) or memory (`heapMb`) limit. */
@@ -78,6 +81,13 @@ function limitError(name: TaskName, limit: "time" | "memory", options: WorkerPoo
       return new ApiError(503, "The preview image of this tree could not be drawn.");
     case "page":
       return new ApiError(503, "This tree is too large to show right now.");
+    case "structure":
+      return new ApiError(
+        503,
+        limit === "time"
+          ? `This tree is too large to work on: the change needed more than ${seconds} seconds of work.`
+          : `This tree is too large to work on: the change needed more than ${options.heapMb} MB of memory.`,
+      );
   }
 }
 

@@ -11,6 +11,9 @@ import { ImportError } from "@/lib/import/types";
 import type { Person } from "@/lib/schemas/person";
 import type { Tree } from "@/lib/schemas/tree";
 import { prepareImport, type ImportSource } from "@/lib/server/import/prepare-import";
+import { mergeHouseholdTask } from "@/lib/server/import/sync-structure";
+import type { TreeNode } from "@/lib/schemas/tree";
+import { answerOf, orderHeirs, prepareTreeBody } from "@/lib/server/trees/structure-work";
 import { listSims4Households, parseSims4 } from "@/lib/sims4";
 import { looksLikeSims4, NOT_A_SAVE } from "@/lib/sims4/sniff";
 import { drawOgCard } from "@/lib/server/published/og-image";
@@ -63,6 +66,16 @@ export const TASKS = {
   /** A publication's JSON text → what one of its public pages draws (lib/public-tree/page-model.ts). */
   publicPage: (input: { json: string; wanted: PublicPageWanted }) =>
     publicPageModelOfJson(input.json, input.wanted),
+  /**
+   * A large `PATCH /api/trees/{id}` body's text → its `{data}` validated and cut into chunks, or
+   * null for any other body (structure-work.ts; issue 32).
+   */
+  treeBody: (input: { text: string }) => answerOf(() => prepareTreeBody(input.text)),
+  /** A large stored structure's text and the heirs asked for → the heirs in generation order. */
+  heirs: (input: { text: string; heirs: string[] }) =>
+    answerOf(() => orderHeirs(JSON.parse(input.text) as TreeNode, input.heirs)),
+  /** A stored structure's text and a newer save's household → the synced structure's chunks. */
+  syncStructure: mergeHouseholdTask,
 } as const;
 
 export type TaskName = keyof typeof TASKS;

@@ -2,14 +2,17 @@
 import { NextResponse } from "next/server";
 import { z } from "zod";
 import { JSON_PATCH_TYPE, treeJsonPatch } from "@/lib/schemas/tree";
-import { json, parseBody, parseQuery } from "@/lib/server/http/http";
+import { json, parseBody, parseJsonText, parseQuery, readBodyText } from "@/lib/server/http/http";
 import { otherMethods, withAuth } from "@/lib/server/http/route";
 import { deleteTree } from "@/lib/server/trees/delete-tree";
 import { getTreeCanvasJson, getTreeJson } from "@/lib/server/trees/get-tree";
 import { expectedDetailsVersionFrom, expectedVersionFrom } from "@/lib/server/trees/if-match";
 import { parseTreePatch } from "@/lib/server/trees/parse-tree-patch";
 import { patchTreeData, saveTreeData } from "@/lib/server/trees/save-tree-data";
+import { OFF_THREAD_CHARS } from "@/lib/server/trees/structure-work";
+import { structureAnswer } from "@/lib/server/trees/write-tree-data";
 import { updateTreeDetails } from "@/lib/server/trees/update-tree-details";
+import { runInWorker } from "@/lib/server/workers/pool";
 
 type Params = { treeId: string };
 
@@ -33,6 +36,20 @@ export const GET = withAuth<Params>(async ({ req, params, user }) => {
   });
 });
 
+/**
+ * A `{data}` or details body. A large one (a whole tree of more than a few hundred Sims) is read,
+ * validated and serialized in the worker pool when it is exactly `{data}` (issue 32, ADR 040);
+ * anything else is parsed here, with the usual errors.
+ */
+async function readTreeBody(req: Request) {
+  const text = await readBodyText(req);
+  if (text.length > OFF_THREAD_CHARS) {
+    const prepared = structureAnswer(await runInWorker("treeBody", { text }));
+    if (prepared) return { kind: "prepared", prepared } as const;
+  }
+  return parseTreePatch(parseJsonText(text, z.unknown()));
+}
+
 /** The handler's own time, for bench:save (Server-Timing is read by browsers' devtools too). */
 const serverTiming = (started: number) => `save;dur=${(performance.now() - started).toFixed(1)}`;
 
@@ -52,12 +69,12 @@ export const PATCH = withAuth<Params>(async ({ req, params, user }) => {
       headers: { ETag: result.etag, "Server-Timing": serverTiming(started) },
     });
   }
-  const patch = parseTreePatch(await parseBody(req, z.unknown()));
-  if (patch.kind === "data") {
+  const patch = await readTreeBody(req);
+  if (patch.kind !== "details") {
     const result = await saveTreeData(
       user.id,
       params.treeId,
-      patch.data,
+      patch.kind === "prepared" ? { prepared: patch.prepared } : patch.data,
       expectedVersionFrom(ifMatch),
     );
     return json(result.saved, {
