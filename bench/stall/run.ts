@@ -7,6 +7,10 @@
  *
  * BENCH_STALL_ENGINES (postgres,pglite), BENCH_STALL_PEOPLE (100000), BENCH_STALL_NOTE_LINES
  * (38: the issue's 4.9 million lines) and BENCH_STALL_ATTACK_MS (10000) size the run; RELIABILITY_REUSE_BUILD=1 serves the existing build.
+ * Issue 32 adds finding 4's writes to a large tree imported from a Sims 4 save of
+ * BENCH_STALL_SIMS4 Sims (24000): a whole-tree save, a sync with a newer save (one Sim more), and
+ * PUT /heirs naming an unknown heir, each over and over; and finding 2's hostile save (one mother,
+ * 99,990 children) sent to POST /api/trees/import/households over and over.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -35,6 +39,15 @@ import {
   uploadReceived,
   VERSION_PATH,
 } from "../../tests/reliability/support/stall";
+import {
+  largeSims4Tree,
+  legacySave,
+  manyChildrenSave,
+  postHouseholds,
+  syncSave,
+  unknownHeir,
+  wholeTreeSave,
+} from "../../tests/reliability/support/large-writes";
 
 const GOAL_MS = 100;
 const IDLE_REQUESTS = 300;
@@ -49,6 +62,8 @@ const NOTE_LINES = Number(process.env.BENCH_STALL_NOTE_LINES ?? 38);
  * version client has enough round trips beside it for a p99.
  */
 const ATTACK_MS = Number(process.env.BENCH_STALL_ATTACK_MS ?? 10_000);
+/** The Sims of issue 32's large tree (the issue's was 24,001 Sims, a 12 MB whole-tree body). */
+const SIMS4_SIMS = Number(process.env.BENCH_STALL_SIMS4 ?? 24_000);
 /** BENCH_STALL_ONLY: a pattern of the requests to measure (the large import always runs). */
 const ONLY = process.env.BENCH_STALL_ONLY ? new RegExp(process.env.BENCH_STALL_ONLY) : null;
 const OUT = path.resolve(import.meta.dirname, "../results/stall.json");
@@ -83,6 +98,11 @@ interface Row {
   maxMs: number | null;
   meetsGoal: boolean;
   serverAlive: boolean;
+  /** How many of the attacker's requests got each status (attacks only). */
+  statuses?: Record<string, number>;
+  /** The idle baseline of the run that measured this row, and when it ran. */
+  idle?: { p50Ms: number | null; p99Ms: number | null };
+  ranAt?: string;
 }
 
 async function benchEngine(
@@ -122,6 +142,12 @@ async function benchEngine(
       headers: { ...JSON_PATCH, "if-match": small.etag },
     });
     await postImport(server.url, token, genealogyGedcom(10, 1));
+    // issue 32's writes, on a small Sims 4 tree: a whole-tree save, a sync, heirs, households
+    const warmTree = await largeSims4Tree(server.url, 20);
+    await wholeTreeSave(server.url, warmTree);
+    await syncSave(server.url, warmTree, legacySave(21));
+    await unknownHeir(server.url, warmTree);
+    await postHouseholds(server.url, warmTree.token, legacySave(20));
     for (let i = 0; i < 20; i++) await request(server.url, "GET", VERSION_PATH);
     const idleMs: number[] = [];
     for (let i = 0; i < IDLE_REQUESTS; i++)
@@ -142,6 +168,7 @@ async function benchEngine(
         return { status: 0, body: undefined, text: "", headers: undefined, ms: 0 } as Answer;
       }
       let requests = 1;
+      let statuses: Record<string, number> | undefined;
       const started = performance.now();
       const overlap = await alongside(
         server.url,
@@ -149,6 +176,9 @@ async function benchEngine(
           ? async () => {
               const repeated = await sustained(heavy, { forMs: ATTACK_MS, ...attack });
               requests = repeated.requests;
+              statuses = {};
+              for (const status of repeated.statuses)
+                statuses[status] = (statuses[status] ?? 0) + 1;
               return repeated.last;
             }
           : heavy,
@@ -165,6 +195,9 @@ async function benchEngine(
         ...figures,
         meetsGoal: figures.p99Ms !== null && figures.p99Ms < GOAL_MS,
         serverAlive: server.running,
+        ...(statuses ? { statuses } : {}),
+        idle: { p50Ms: idle.p50Ms, p99Ms: idle.p99Ms },
+        ranAt: new Date().toISOString(),
       };
       rows.push(row);
       console.log(engine, JSON.stringify(row));
@@ -216,6 +249,50 @@ async function benchEngine(
           { readers: 4 },
         );
       }
+    }
+    // Issue 32, finding 4: writes to a large tree imported from a Sims 4 save, each over and over.
+    const sims4Label = `${SIMS4_SIMS} Sims from a Sims 4 save`;
+    if (!ONLY || ONLY.test(sims4Label) || ONLY.test("Sims 4 sync") || ONLY.test("heirs")) {
+      const large = await largeSims4Tree(server.url, SIMS4_SIMS);
+      const mb = (large.bodyBytes / 1e6).toFixed(1);
+      await measure(
+        4,
+        `PATCH /api/trees/{id} whole-tree save (${mb} MB body, ${sims4Label}), over and over`,
+        () => wholeTreeSave(server.url, large),
+        undefined,
+        { readers: 1 },
+      );
+      const newer = legacySave(SIMS4_SIMS + 1);
+      await measure(
+        4,
+        `POST /api/trees/{id}/import Sims 4 sync with a newer save (+1 Sim, ${sims4Label}), over and over`,
+        () => syncSave(server.url, large, newer),
+        undefined,
+        { readers: 1 },
+      );
+      await measure(
+        4,
+        `PUT /api/trees/{id}/heirs with an unknown heir (${sims4Label}), over and over`,
+        () => unknownHeir(server.url, large),
+        undefined,
+        { readers: 1 },
+      );
+    }
+    // Issue 32, finding 2: a save in which one mother has 99,990 children.
+    const hostileLabel =
+      "POST /api/trees/import/households (a save whose one mother has 99,990 children), over and over";
+    if (!ONLY || ONLY.test(hostileLabel)) {
+      const hostile = manyChildrenSave();
+      const hostileToken = await signUp(server.url, "hostile");
+      await measure(
+        2,
+        hostileLabel,
+        () => postHouseholds(server.url, hostileToken, hostile),
+        undefined,
+        {
+          readers: 1,
+        },
+      );
     }
     const doubling = await treeWithOneSim(server.url, "double", token);
     await measure(
@@ -275,21 +352,38 @@ async function benchEngine(
 }
 
 ensureBuild();
-const engines: Record<string, unknown> = {};
+const engines: Record<string, { idle: ReturnType<typeof summary>; rows: Row[] }> = {};
 try {
   for (const engine of ENGINES) engines[engine] = await benchEngine(engine);
 } finally {
   removeTempDirs();
 }
+// A run of some requests (BENCH_STALL_ONLY, BENCH_STALL_ENGINES) keeps the other entries of the
+// file: its rows replace the rows of the same requests, each row carrying its own run's baseline.
+const previous = fs.existsSync(OUT)
+  ? (JSON.parse(fs.readFileSync(OUT, "utf8")) as {
+      engines?: Record<string, { idle: ReturnType<typeof summary>; rows: Row[] }>;
+    })
+  : {};
+const merged = { ...previous.engines };
+for (const [engine, result] of Object.entries(engines)) {
+  const kept = (merged[engine]?.rows ?? []).filter(
+    (row) => !result.rows.some((fresh) => fresh.request === row.request),
+  );
+  merged[engine] = {
+    idle: ONLY && merged[engine] ? merged[engine].idle : result.idle,
+    rows: [...kept, ...result.rows],
+  };
+}
 fs.writeFileSync(
   OUT,
   `${JSON.stringify(
     {
-      what: "another client's GET /api/version round trips (one after another) while each heavy request of issue 22 runs, against a production server; the idle baseline is the same client and server with nothing else running",
+      what: "another client's GET /api/version round trips (one after another) while each heavy request of issues 22 and 32 runs, against a production server; the idle baseline is the same client and server with nothing else running (each row keeps its own run's)",
       goalMs: GOAL_MS,
       machine: `${(await import("node:os")).availableParallelism()} cores, shared`,
       ranAt: new Date().toISOString(),
-      engines,
+      engines: merged,
     },
     null,
     2,

@@ -35,6 +35,16 @@ import {
   type Overlap,
   type Sustained,
 } from "./support/stall";
+import {
+  type LargeTree,
+  largeSims4Tree,
+  legacySave,
+  manyChildrenSave,
+  postHouseholds,
+  syncSave,
+  unknownHeir,
+  wholeTreeSave,
+} from "./support/large-writes";
 
 const LONG = process.env.RELIABILITY_MODE === "long";
 /**
@@ -52,6 +62,8 @@ const MIN_VERSIONS = 3;
  * attack, and one unbounded request of those findings held the thread for seconds.
  */
 const ATTACK_MS = LONG ? 20_000 : 3_000;
+/** Issue 32, finding 4: the Sims of the large tree a player writes to (the issue's: 24,001). */
+const SIMS4_SIMS = 24_000;
 
 const genealogy = genealogyGedcom(GENEALOGY.people, GENEALOGY.noteLines);
 const nested = nestedGedcom(NESTED_MB);
@@ -183,6 +195,58 @@ for (const engine of ENGINES) {
         expect(new Set(reads.statuses)).toEqual(new Set([200]));
       });
     }
+
+    // Issue 32, finding 4: writes to a 24,000-Sim tree imported from a Sims 4 save, each over and
+    // over (a whole-tree save, a sync with a newer save, heirs naming a Sim not in the tree).
+    let large: LargeTree | undefined;
+    const largeTree = async () => (large ??= await largeSims4Tree(server.url, SIMS4_SIMS));
+
+    it(`a whole-tree save of a ${SIMS4_SIMS}-Sim tree is sent over and over`, async () => {
+      await up();
+      const tree = await largeTree();
+      const { overlap, attack: saves } = await attack(() => wholeTreeSave(server.url, tree));
+      expectResponsive(overlap, [200]);
+      expect(new Set(saves.statuses)).toEqual(new Set([200]));
+      const after = await heavyRequest(server.url, "GET", `/api/trees/${tree.treeId}`, {
+        token: tree.token,
+      });
+      expect(after.headers?.get("etag")).toBe(tree.etag);
+      expect(JSON.stringify({ data: (after.body as { data: unknown }).data })).toBe(tree.wholeBody);
+    });
+
+    it(`a Sims 4 sync of the ${SIMS4_SIMS}-Sim tree with a newer save is sent over and over`, async () => {
+      await up();
+      const tree = await largeTree();
+      const newer = legacySave(SIMS4_SIMS + 1);
+      const { overlap, attack: syncs } = await attack(() => syncSave(server.url, tree, newer));
+      expectResponsive(overlap, [200]);
+      expect(new Set(syncs.statuses)).toEqual(new Set([200]));
+      // the new Sim was added once: one more sync finds every Sim of the save in the tree
+      const again = await syncSave(server.url, tree, newer);
+      expect(again.status).toBe(200);
+      const changes = (again.body as { changes: { added: unknown[]; unchanged: number } }).changes;
+      expect(changes.added).toEqual([]);
+      expect(changes.unchanged).toBe(SIMS4_SIMS + 1);
+    });
+
+    it(`PUT /heirs naming a Sim not in the ${SIMS4_SIMS}-Sim tree is sent over and over`, async () => {
+      await up();
+      const tree = await largeTree();
+      const { overlap, attack: puts } = await attack(() => unknownHeir(server.url, tree));
+      expectResponsive(overlap, [422, 429]);
+      expect(puts.statuses.every((status) => status === 422 || status === 429)).toBe(true);
+    });
+
+    // Issue 32, finding 2: a save whose one mother has 99,990 children, read for its households
+    // (it held a worker 30-49 s: three at once made the server refuse a real save).
+    it("a save whose one mother has 99,990 children is read for its households", async () => {
+      await up();
+      const player = await signUp(server.url, "hostile");
+      const overlap = await alongside(server.url, () =>
+        postHouseholds(server.url, player, manyChildrenSave()),
+      );
+      expectResponsive(overlap, [200, 400, 413, 422]);
+    });
 
     /** A patch refused over and over: the tree, its version and the server stay as they were. */
     async function patchAttack(

@@ -1,0 +1,4 @@
+// Issue 32, finding 4, on PostgreSQL (the cases: tests/helpers/large-writes-suite.ts).
+import { describeLargeWrites } from "../helpers/large-writes-suite";
+
+describeLargeWrites("PostgreSQL");
