@@ -11,10 +11,15 @@ export const AUTOSAVE_DELAY = 1000;
 
 /**
  * saved: the server has what is shown; pending: a change waits for the autosave; saving: a
- * request is out; error: the last save failed (kept, retried on the next change or Save);
- * conflict: someone else saved first, so nothing more is sent until the page is reloaded.
+ * request is out; kept: a save failed for a network reason, so the changes are kept on this
+ * device and retried (with backoff, and when the browser is back online) until the server has
+ * them; error: the last save was refused (retried on the next change or Save); conflict: someone
+ * else saved first, so nothing more is sent until the page is reloaded.
  */
-export type SaveStatus = "saved" | "pending" | "saving" | "error" | "conflict";
+export type SaveStatus = "saved" | "pending" | "saving" | "kept" | "error" | "conflict";
+
+/** The wait before the n-th retry (from 0) of a save that failed on the network: 2 s to 1 min. */
+export const retryDelay = (attempt: number): number => Math.min(60_000, 2000 * 2 ** attempt);
 
 export interface TreeSaverOptions {
   data: TreeNode;
@@ -37,6 +42,29 @@ export interface TreeSaverOptions {
   onManualSave?: () => void;
   onConflict?: (error: unknown) => void;
   onError?: (error: unknown) => void;
+  /**
+   * True when a save failed for a network reason (no answer at all, or a proxy's 502-504): the
+   * changes are kept (`keep`) and the save retried, instead of reporting an error.
+   */
+  isNetworkFailure?: (error: unknown) => boolean;
+  /** Keeps `data`, edited from `version`, on the device until the server has it. */
+  keep?: (data: TreeNode, version: number) => void;
+  /** The server has everything that was kept: the device may forget it. */
+  release?: () => void;
+  /**
+   * The tree's stored structure and version. Read after a 409 that may be this editor's own
+   * save whose answer the network lost: then it is adopted instead of being a conflict.
+   */
+  readServer?: () => Promise<{ data: TreeNode; version: number }>;
+  /** The wait before each retry after network failures (default `retryDelay`). */
+  retryDelay?: (attempt: number) => number;
+  /** A manual save failed on the network: the changes stay kept on the device. */
+  onKept?: () => void;
+  /**
+   * Changes this device kept (edited from `version`) that the server may not have: the editor
+   * shows them and they are sent at once. `data` is then the server's structure, if known.
+   */
+  kept?: TreeNode;
 }
 
 /** A patch this long or longer is compared with the whole body before it is sent. */
@@ -163,10 +191,15 @@ export function structurePatch(saved: TreeNode, next: TreeNode): Operation[] | n
   return operations;
 }
 
+/** A structure as stored, as one text: two trees are the same tree when these are equal. */
+export const storedText = (node: TreeNode): string => JSON.stringify(storedForm(node));
+
 /**
  * The editor's saving, without React: changes are saved after a quiet `delay`, Save saves at
  * once, saves never overlap (each one carries the version the previous one returned), and a
- * 409 stops all saving so another tab's work is never overwritten.
+ * 409 stops all saving so another tab's work is never overwritten. A save that fails for a
+ * network reason is kept on the device (`keep`) and retried with backoff and on `online()`, with
+ * the same If-Match, until the server has it (`release`).
  */
 export class TreeSaver {
   private saved: TreeNode;
@@ -177,11 +210,32 @@ export class TreeSaver {
   private manualQueued = false;
   private current: SaveStatus = "saved";
   private stopped = false;
+  /** No more retries are scheduled (the editor was left); a save on its way still ends. */
+  private suspended = false;
+  /** Changes are kept on the device: set by a network failure, cleared once the server has all. */
+  private keptMode = false;
+  private keptData: TreeNode | null = null;
+  private keptVersion = -1;
+  private attempts = 0;
+  /** What this editor sent without learning the outcome: one of them may be on the server. */
+  private unsure: TreeNode[] = [];
 
   constructor(private readonly options: TreeSaverOptions) {
     this.saved = options.data;
-    this.latest = options.data;
+    this.latest = options.kept ?? options.data;
     this.version = options.version;
+    if (options.kept && options.kept !== options.data) {
+      // Kept by an earlier page: it may be on the server already, with its answer lost.
+      this.keptMode = true;
+      this.keptData = options.kept;
+      this.keptVersion = options.version;
+      this.unsure = [options.kept];
+      this.current = "kept";
+      this.timer = setTimeout(() => {
+        this.timer = null;
+        void this.save(false);
+      }, 0);
+    }
   }
 
   get status(): SaveStatus {
@@ -199,15 +253,19 @@ export class TreeSaver {
 
   /** The editor's data changed: schedule an autosave (or note that nothing is left to save). */
   update(data: TreeNode): void {
+    // The same tree again (an effect run twice) keeps the save already scheduled.
+    if (data === this.latest && this.timer) return;
     this.latest = data;
     if (this.stopped || this.current === "conflict") return;
     this.clearTimer();
     if (this.inFlight) return;
     if (!this.dirty) {
+      this.leaveKeptMode();
       this.setStatus("saved");
       return;
     }
-    this.setStatus("pending");
+    this.setStatus(this.keptMode ? "kept" : "pending");
+    if (this.suspended) return;
     this.timer = setTimeout(() => {
       this.timer = null;
       void this.save(false);
@@ -230,12 +288,33 @@ export class TreeSaver {
     return this.inFlight.then(() => this.afterFlight());
   }
 
+  /** The browser is back online: kept changes are sent now, and the backoff starts again. */
+  online(): void {
+    if (this.stopped || this.current === "conflict" || !this.keptMode || this.inFlight) return;
+    this.attempts = 0;
+    void this.save(false);
+  }
+
   /**
-   * Leaving the editor: a change waiting for its autosave is sent right away. A failed save is
-   * not retried here (after a 403 the user is already being logged out).
+   * Leaving the editor: a change waiting for its autosave (or its retry) is sent right away. A
+   * failed save is not retried here (after a 403 the user is already being logged out); what
+   * failed on the network stays kept on the device for the next opening.
    */
   flush(): void {
-    if (this.current === "pending" && this.timer) void this.save(false);
+    if ((this.current === "pending" || this.current === "kept") && this.timer) {
+      void this.save(false);
+    }
+  }
+
+  /** No more autosaves or retries are scheduled (the editor is gone); see `resume`. */
+  suspend(): void {
+    this.suspended = true;
+    if (!this.inFlight) this.clearTimer();
+  }
+
+  resume(): void {
+    this.suspended = false;
+    if (this.keptMode && !this.timer && !this.inFlight) this.scheduleRetry();
   }
 
   /** No more saving at all (the tree was deleted). */
@@ -243,29 +322,100 @@ export class TreeSaver {
     this.stopped = true;
     this.clearTimer();
     this.latest = this.saved;
+    this.leaveKeptMode();
     this.setStatus("saved");
   }
 
   private async run(manual: boolean): Promise<void> {
     const data = this.latest;
-    this.setStatus("saving");
+    // While changes are kept, the device has each version before it is sent.
+    if (this.keptMode) this.keepLatest();
+    else this.setStatus("saving");
     try {
       const sent = this.options.sendPatch
         ? await this.sendChanges(data, this.options.sendPatch)
         : await this.options.send(data, this.version);
-      this.version = sent.version;
-      this.saved = data;
+      this.confirmed(data, sent.version);
       if (manual) this.options.onManualSave?.();
-      this.setStatus(this.dirty ? "pending" : "saved");
     } catch (error) {
       if (this.options.isConflict(error)) {
+        const landed = await this.landed();
+        if (landed) {
+          // An earlier save of ours is the newer version: what was sent now follows it.
+          this.confirmed(landed.data, landed.version);
+          return;
+        }
         this.setStatus("conflict");
         this.options.onConflict?.(error);
+      } else if (this.options.isNetworkFailure?.(error)) {
+        if (this.unsure.at(-1) !== data) this.unsure.push(data);
+        this.keptMode = true;
+        this.keepLatest();
+        this.setStatus("kept");
+        if (manual) this.options.onKept?.();
+        this.scheduleRetry();
       } else {
         this.setStatus("error");
         this.options.onError?.(error);
       }
     }
+  }
+
+  /** The server has `data` as `version`. */
+  private confirmed(data: TreeNode, version: number): void {
+    this.version = version;
+    this.saved = data;
+    this.unsure = [];
+    this.attempts = 0;
+    if (this.keptMode) {
+      if (this.dirty) this.keepLatest();
+      else this.leaveKeptMode();
+    }
+    this.setStatus(this.keptMode ? "kept" : this.dirty ? "pending" : "saved");
+  }
+
+  /**
+   * After a 409: the save of ours that the server has, when the newer version is one step on
+   * and holds exactly what one of our unanswered saves sent; null when it is someone else's.
+   */
+  private async landed(): Promise<{ data: TreeNode; version: number } | null> {
+    if (this.unsure.length === 0 || !this.options.readServer) return null;
+    try {
+      const server = await this.options.readServer();
+      if (server.version !== this.version + 1) return null;
+      const text = storedText(server.data);
+      const mine = this.unsure.find((sent) => storedText(sent) === text);
+      return mine ? { data: mine, version: server.version } : null;
+    } catch {
+      return null;
+    }
+  }
+
+  private keepLatest(): void {
+    if (this.keptData === this.latest && this.keptVersion === this.version) return;
+    this.keptData = this.latest;
+    this.keptVersion = this.version;
+    this.options.keep?.(this.latest, this.version);
+  }
+
+  private leaveKeptMode(): void {
+    if (!this.keptMode) return;
+    this.keptMode = false;
+    this.keptData = null;
+    this.keptVersion = -1;
+    this.attempts = 0;
+    this.options.release?.();
+  }
+
+  private scheduleRetry(): void {
+    if (this.suspended || this.stopped) return;
+    this.clearTimer();
+    const wait = (this.options.retryDelay ?? retryDelay)(this.attempts);
+    this.attempts += 1;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.save(false);
+    }, wait);
   }
 
   /**
@@ -292,7 +442,8 @@ export class TreeSaver {
     if (this.inFlight || this.stopped || this.current === "conflict") return;
     if (this.manualQueued) {
       this.manualQueued = false;
-      if (this.current === "error") return;
+      // After a failure a retry (or the next change) sends it.
+      if (this.current === "error" || (this.keptMode && this.timer)) return;
       if (!this.dirty) {
         // The save that was running already sent everything Save would have.
         this.options.onManualSave?.();

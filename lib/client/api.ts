@@ -26,6 +26,17 @@ export class ApiRequestError extends Error {
   }
 }
 
+/**
+ * Statuses of a call that failed for a network reason: 0 (no answer: offline, the connection
+ * dropped) and a proxy's or a busy server's 502, 503 and 504. Such a write may be tried again as
+ * it is; in `expect` they silence the toast of a caller that keeps and retries its writes.
+ */
+export const NETWORK_FAILURES = [0, 502, 503, 504];
+
+/** True when a call failed for a network reason (see NETWORK_FAILURES), not a refusal. */
+export const isNetworkFailure = (error: unknown): boolean =>
+  error instanceof ApiRequestError && NETWORK_FAILURES.includes(error.status);
+
 export interface ApiOptions {
   method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   body?: unknown;
@@ -34,7 +45,7 @@ export interface ApiOptions {
   /** Shown when the server sent no detail. Without it (or with `silent`) no toast is raised. */
   fallback?: string;
   silent?: boolean;
-  /** Statuses the caller handles itself: no toast, the error is still thrown. */
+  /** Statuses the caller handles itself: no toast, the error is still thrown (0: no answer). */
   expect?: number[];
   /** Header names in lower case (a `content-type` given here is kept). */
   headers?: Record<string, string>;
@@ -103,7 +114,7 @@ export async function api<T = unknown>(path: string, options: ApiOptions = {}): 
   } catch (error) {
     if ((error as Error).name === "AbortError") throw error;
     if (inline) throw new ApiRequestError(0, null, fallback ?? null, null, true);
-    if (!silent && fallback) notify.error(fallback, topic);
+    if (!silent && fallback && !expect.includes(0)) notify.error(fallback, topic);
     throw new ApiRequestError(0, null, fallback ?? null);
   }
 
