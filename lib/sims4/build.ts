@@ -5,6 +5,7 @@ import { ImportError, type ImportedPerson, type ImportedTree } from "@/lib/impor
 import { SUGGESTIONS } from "@/lib/suggestions";
 import { TREE_LIMITS, type PartnerType, type PersonRef, type TreeNode } from "@/lib/schemas/tree";
 import { buildFamilyGraph, familyOf, householdMembers, type FamilyGraph } from "./family";
+import { SIMS4_LIMITS } from "./limits";
 import type { Sims4Save, Sims4Sim } from "./model";
 import { PERSONALITY_TRAITS } from "./traits";
 
@@ -40,10 +41,13 @@ export const OCCULT_LIFE_STATES: readonly [number, string][] = [
  * saves share a category with one or more aspirations (Fortune, Popularity, Knowledge, Creativity,
  * Family, Nature, Love, Food, Deviance, the child ones), so which one each is stays unknown.
  */
-export const ASPIRATIONS: ReadonlyMap<string, string> = new Map<string, string>([["25114", "Bodybuilder"]]);
+export const ASPIRATIONS: ReadonlyMap<string, string> = new Map<string, string>([
+  ["25114", "Bodybuilder"],
+]);
 
 export const IN_THE_GAME = "In the game";
-export const CULLED_TEXT = "No longer in the game: the game culled this Sim, and only its family tree remembers them.";
+export const CULLED_TEXT =
+  "No longer in the game: the game culled this Sim, and only its family tree remembers them.";
 export const PLACEHOLDER_TEXT =
   "Not in the save: a parent the game no longer holds, known only through their children and parents.";
 
@@ -53,15 +57,17 @@ const MAX_NOTES = 12;
 
 /** The person a Sim becomes, with the game's id kept. */
 export function simPerson(sim: Sims4Sim): ImportedPerson & { gameId: string } {
-  const traits: string[] = [];
+  const traits = new Set<string>();
   for (const id of sim.traits) {
     const name = PERSONALITY_TRAITS.get(id);
-    if (name && !traits.includes(name)) traits.push(name);
+    if (name) traits.add(name);
   }
-  for (const name of sim.traitNames) if (SUGGESTED_TRAITS.has(name) && !traits.includes(name)) traits.push(name);
+  for (const name of sim.traitNames) if (SUGGESTED_TRAITS.has(name)) traits.add(name);
   const aspiration =
     (sim.aspiration ? ASPIRATIONS.get(sim.aspiration) : undefined) ??
-    (sim.aspirationName && SUGGESTED_ASPIRATIONS.has(sim.aspirationName) ? sim.aspirationName : undefined) ??
+    (sim.aspirationName && SUGGESTED_ASPIRATIONS.has(sim.aspirationName)
+      ? sim.aspirationName
+      : undefined) ??
     sim.aspirationName ??
     null;
   const custom: { title: string; value: string }[] = [];
@@ -75,7 +81,7 @@ export function simPerson(sim: Sims4Sim): ImportedPerson & { gameId: string } {
     firstName: sim.firstName,
     lastName: sim.lastName,
     bio: "",
-    traits,
+    traits: [...traits],
     aspirations: aspiration ? [aspiration] : [],
     lifeStates: OCCULT_LIFE_STATES.filter(([bit]) => sim.occult & bit).map(([, name]) => name),
     custom,
@@ -83,9 +89,9 @@ export function simPerson(sim: Sims4Sim): ImportedPerson & { gameId: string } {
   };
 }
 
-function limitedNotes(notes: string[], what: string): string[] {
-  if (notes.length <= MAX_NOTES) return notes;
-  return [...notes.slice(0, MAX_NOTES), `…and ${notes.length - MAX_NOTES} more ${what}.`];
+function limitedNotes(notes: string[], total: number, what: string): string[] {
+  if (total <= MAX_NOTES) return notes;
+  return [...notes.slice(0, MAX_NOTES), `…and ${total - MAX_NOTES} more ${what}.`];
 }
 
 const emptyNode = (key: string): TreeNode => ({
@@ -152,22 +158,42 @@ class Layout {
     return b === null ? `${a}|` : a < b ? `${a}|${b}` : `${b}|${a}`;
   }
 
+  private readonly groupsOf = new Map<string, { partner: string | null; children: string[] }[]>();
+
+  /**
+   * A Sim's children per couple (in the order of couples()), then those with this parent alone:
+   * made once per Sim, in one pass over its children (a filter per partner was O(partners x
+   * children)).
+   */
+  private childGroups(id: string): { partner: string | null; children: string[] }[] {
+    let groups = this.groupsOf.get(id);
+    if (groups) return groups;
+    const byPartner = new Map<string, string[]>();
+    const alone: string[] = [];
+    for (const c of this.graph.children.get(id) ?? []) {
+      const parents = this.parentsOf.get(c) ?? [];
+      if (parents.length === 1) alone.push(c);
+      else if (parents.length === 2) {
+        for (const other of new Set(parents)) {
+          if (other === id) continue;
+          const list = byPartner.get(other);
+          if (list) list.push(c);
+          else byPartner.set(other, [c]);
+        }
+      }
+    }
+    groups = this.couples(id).map(([other]) => ({
+      partner: other,
+      children: byPartner.get(other) ?? [],
+    }));
+    groups.push({ partner: null, children: alone });
+    this.groupsOf.set(id, groups);
+    return groups;
+  }
+
   /** Children to show under a node: per couple, then those with this parent alone. */
   private unexpanded(id: string): { partner: string | null; children: string[] }[] {
-    const groups: { partner: string | null; children: string[] }[] = [];
-    const kids = this.graph.children.get(id) ?? [];
-    for (const [other] of this.couples(id)) {
-      if (this.expanded.has(this.coupleKey(id, other))) continue;
-      const children = kids.filter((c) => {
-        const parents = this.parentsOf.get(c) ?? [];
-        return parents.length === 2 && parents.includes(other);
-      });
-      groups.push({ partner: other, children });
-    }
-    if (!this.expanded.has(this.coupleKey(id, null))) {
-      groups.push({ partner: null, children: kids.filter((c) => (this.parentsOf.get(c) ?? []).length === 1) });
-    }
-    return groups;
+    return this.childGroups(id).filter((g) => !this.expanded.has(this.coupleKey(id, g.partner)));
   }
 
   needsBranch(id: string): boolean {
@@ -179,7 +205,9 @@ class Layout {
   private makeNode(id: string): TreeNode {
     this.nodes += 1;
     if (this.nodes > TREE_LIMITS.maxNodes) {
-      throw new ImportError(`This family is too large for one tree: more than ${TREE_LIMITS.maxNodes} places.`);
+      throw new ImportError(
+        `This family is too large for one tree: more than ${TREE_LIMITS.maxNodes} places.`,
+      );
     }
     const node = emptyNode(id);
     this.placed.add(id);
@@ -213,7 +241,9 @@ class Layout {
         for (const child of group.children) {
           if (this.hasNode.has(child)) continue;
           if (depth + 1 > TREE_LIMITS.maxDepth) {
-            throw new ImportError(`This family has more than ${TREE_LIMITS.maxDepth} generations, more than a tree can hold.`);
+            throw new ImportError(
+              `This family has more than ${TREE_LIMITS.maxDepth} generations, more than a tree can hold.`,
+            );
           }
           const childNode = this.makeNode(child);
           node.children.push(childNode);
@@ -238,7 +268,7 @@ class Layout {
       }
     }
     const score = new Map<string, [number, number, number]>();
-    let budget = 4_000_000;
+    let budget: number = SIMS4_LIMITS.maxFounderWalk;
     for (const f of founders) {
       if (!ancestors.has(f)) continue;
       if (budget <= 0) break;
@@ -269,7 +299,8 @@ class Layout {
       .sort((a, b) => {
         const [da, ra, sa] = rank(a.id);
         const [db, rb, sb] = rank(b.id);
-        const placeholder = Number(a.id.startsWith("placeholder:")) - Number(b.id.startsWith("placeholder:"));
+        const placeholder =
+          Number(a.id.startsWith("placeholder:")) - Number(b.id.startsWith("placeholder:"));
         return db - da || rb - ra || sb - sa || placeholder || a.index - b.index;
       })
       .map(({ id }) => id);
@@ -277,14 +308,19 @@ class Layout {
 }
 
 /** The household to import: the one asked for, or the save's active one. */
-export function pickHousehold(save: Sims4Save, householdId?: string | null): { id: string; name: string } {
+export function pickHousehold(
+  save: Sims4Save,
+  householdId?: string | null,
+): { id: string; name: string } {
   const wanted = householdId ?? save.activeHouseholdId;
   if (wanted === null || wanted === undefined) {
     throw new ImportError("The save names no active household. Choose a household to import.");
   }
   const household = save.households.find((h) => h.id === wanted);
   if (!household) {
-    throw new ImportError(`The save has no household ${wanted}. Choose one of the households it lists.`);
+    throw new ImportError(
+      `The save has no household ${wanted}. Choose one of the households it lists.`,
+    );
   }
   return household;
 }
@@ -294,7 +330,10 @@ export interface Sims4ImportOptions {
 }
 
 /** Builds the ImportedTree of a household's family. */
-export function buildHouseholdTree(save: Sims4Save, options: Sims4ImportOptions = {}): ImportedTree {
+export function buildHouseholdTree(
+  save: Sims4Save,
+  options: Sims4ImportOptions = {},
+): ImportedTree {
   const household = pickHousehold(save, options.household);
   const graph = buildFamilyGraph(save);
   const members = householdMembers(save, household.id);
@@ -325,7 +364,10 @@ export function buildHouseholdTree(save: Sims4Save, options: Sims4ImportOptions 
         traits: [],
         aspirations: [],
         lifeStates: [],
-        custom: [{ title: IN_THE_GAME, value: CULLED_TEXT }, ...(gender ? [{ title: "Gender", value: gender }] : [])],
+        custom: [
+          { title: IN_THE_GAME, value: CULLED_TEXT },
+          ...(gender ? [{ title: "Gender", value: gender }] : []),
+        ],
         avatar: null,
       });
       continue;
@@ -344,17 +386,23 @@ export function buildHouseholdTree(save: Sims4Save, options: Sims4ImportOptions 
   }
 
   const layout = new Layout(graph, family);
-  for (const id of layout.founderOrder(new Set(members))) if (layout.needsBranch(id)) layout.branch(id);
+  for (const id of layout.founderOrder(new Set(members)))
+    if (layout.needsBranch(id)) layout.branch(id);
   for (const id of family) if (layout.needsBranch(id)) layout.branch(id);
 
   const name = (id: string) => {
     const sim = graph.sims.get(id);
     return sim ? `${sim.firstName} ${sim.lastName}`.trim() || id : id;
   };
-  const dropped = graph.dropped
-    .filter((d) => inFamily.has(d.from))
-    .map((d) => `${name(d.from)}'s ${d.what} (Sim ${d.to}) is not in the save; that link was left out.`);
-  const notes = [...limitedNotes(dropped, "links left out")];
+  // only the notes shown are written out: the others are counted
+  const droppedInFamily = graph.dropped.filter((d) => inFamily.has(d.from));
+  const dropped = droppedInFamily
+    .slice(0, MAX_NOTES + 1)
+    .map(
+      (d) =>
+        `${name(d.from)}'s ${d.what} (Sim ${d.to}) is not in the save; that link was left out.`,
+    );
+  const notes = [...limitedNotes(dropped, droppedInFamily.length, "links left out")];
   if (unknownAspirations.size > 0) {
     notes.push(
       `${unknownAspirations.size} aspiration${unknownAspirations.size === 1 ? " is" : "s are"} not known to Heirloom yet and ${unknownAspirations.size === 1 ? "was" : "were"} left out (game ids ${[...unknownAspirations].slice(0, MAX_NOTES).join(", ")}).`,

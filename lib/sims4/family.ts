@@ -2,15 +2,19 @@
 // including culled Sims named by the family-tree graph. A parent the save no longer holds, whose
 // own parents it still knows (a grandparent link), stands as an unnamed placeholder through which
 // the family goes on.
+//
+// Every walk is linear in the Sims and links it visits (issue 32, finding 2: children were added
+// with Array.includes, and one mother of 99,990 held a worker for 30-49 s): lists are deduplicated
+// with Sets, and the children and partners of one Sim are capped (limits.ts).
+import { ImportError } from "@/lib/import/types";
+import { perSimLimit, SIMS4_LIMITS } from "./limits";
 import { RELATION, type Sims4Save, type Sims4Sim, type Sims4TreeNode } from "./model";
 
 export type PartnerKind = "MARRIED" | "PARTNER";
 
 /** A parent slot of a Sim: a known Sim, a placeholder (with its known parents), or nobody. */
 export type ParentSlot =
-  | { kind: "sim"; id: string }
-  | { kind: "placeholder"; key: string; parents: string[] }
-  | null;
+  { kind: "sim"; id: string } | { kind: "placeholder"; key: string; parents: string[] } | null;
 
 export interface FamilyGraph {
   sims: ReadonlyMap<string, Sims4Sim>;
@@ -26,45 +30,60 @@ export interface FamilyGraph {
 }
 
 const PARENT_SLOTS = [
-  { relation: RELATION.mother, grand: [RELATION.mothersMother, RELATION.mothersFather], what: "mother" },
-  { relation: RELATION.father, grand: [RELATION.fathersMother, RELATION.fathersFather], what: "father" },
+  {
+    relation: RELATION.mother,
+    grand: [RELATION.mothersMother, RELATION.mothersFather],
+    what: "mother",
+  },
+  {
+    relation: RELATION.father,
+    grand: [RELATION.fathersMother, RELATION.fathersFather],
+    what: "father",
+  },
 ] as const;
 
-function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key);
-  if (list) {
-    if (!list.includes(value)) list.push(value);
-  } else map.set(key, [value]);
-}
+export const TOO_MANY_CHILDREN = perSimLimit(SIMS4_LIMITS.maxChildrenPerSim, "children");
+export const TOO_MANY_PARTNERS = perSimLimit(SIMS4_LIMITS.maxPartnersPerSim, "partners");
 
 /** The parent and partner links of a save, with every id resolved or dropped. */
 export function buildFamilyGraph(save: Sims4Save): FamilyGraph {
   const sims = new Map(save.sims.map((sim) => [sim.id, sim]));
   const culled = new Map<string, Sims4TreeNode>();
-  for (const node of save.treeNodes) if (!sims.has(node.id) && !culled.has(node.id)) culled.set(node.id, node);
+  for (const node of save.treeNodes)
+    if (!sims.has(node.id) && !culled.has(node.id)) culled.set(node.id, node);
   const known = (id: string) => sims.has(id) || culled.has(id);
   const parents = new Map<string, [ParentSlot, ParentSlot]>();
-  const children = new Map<string, string[]>();
+  // a Set per parent: in insertion order, and a repeat (the same Sim as mother and father) is free
+  const childSets = new Map<string, Set<string>>();
   const partners = new Map<string, Map<string, PartnerKind>>();
   const dropped: FamilyGraph["dropped"] = [];
+  const addChild = (parent: string, child: string) => {
+    let set = childSets.get(parent);
+    if (!set) childSets.set(parent, (set = new Set()));
+    set.add(child);
+    if (set.size > SIMS4_LIMITS.maxChildrenPerSim) throw new ImportError(TOO_MANY_CHILDREN);
+  };
 
   for (const sim of save.sims) {
     const slots: [ParentSlot, ParentSlot] = [null, null];
+    // the first relation of each type, in one pass over the Sim's relations
+    const related = new Map<number, string>();
+    for (const r of sim.relations) if (!related.has(r.type)) related.set(r.type, r.simId);
     PARENT_SLOTS.forEach((slot, index) => {
-      const parentId = sim.relations.find((r) => r.type === slot.relation)?.simId ?? null;
+      const parentId = related.get(slot.relation) ?? null;
       if (parentId !== null && parentId !== sim.id && known(parentId)) {
         slots[index] = { kind: "sim", id: parentId };
-        push(children, parentId, sim.id);
+        addChild(parentId, sim.id);
         return;
       }
       const grand = slot.grand
-        .map((type) => sim.relations.find((r) => r.type === type)?.simId)
+        .map((type) => related.get(type))
         .filter((id): id is string => id !== undefined && id !== sim.id && known(id));
       if (grand.length > 0) {
         const key = `placeholder:${sim.id}:${slot.what}`;
         slots[index] = { kind: "placeholder", key, parents: [...new Set(grand)] };
-        push(children, key, sim.id);
-        for (const g of new Set(grand)) push(children, g, key);
+        addChild(key, sim.id);
+        for (const g of new Set(grand)) addChild(g, key);
       } else if (parentId !== null) {
         dropped.push({ from: sim.id, to: parentId, what: slot.what });
       }
@@ -81,6 +100,7 @@ export function buildFamilyGraph(save: Sims4Save): FamilyGraph {
       if (!map) partners.set(x, (map = new Map<string, PartnerKind>()));
       // married wins over any other link between the same two Sims
       if (map.get(y) !== "MARRIED") map.set(y, kind);
+      if (map.size > SIMS4_LIMITS.maxPartnersPerSim) throw new ImportError(TOO_MANY_PARTNERS);
     }
   };
   for (const sim of save.sims) {
@@ -95,6 +115,8 @@ export function buildFamilyGraph(save: Sims4Save): FamilyGraph {
       else dropped.push({ from: sim.id, to: id, what });
     }
   }
+  const children = new Map<string, string[]>();
+  for (const [parent, set] of childSets) children.set(parent, [...set]);
   return { sims, culled, parents, children, partners, dropped };
 }
 
@@ -155,7 +177,10 @@ export interface HouseholdSummary {
 export const PREVIEW_NAMES = 50;
 
 /** Every household with its member and family counts, the active one first. */
-export function summarizeHouseholds(save: Sims4Save, graph = buildFamilyGraph(save)): HouseholdSummary[] {
+export function summarizeHouseholds(
+  save: Sims4Save,
+  graph = buildFamilyGraph(save),
+): HouseholdSummary[] {
   // a family is the union of its members' connected parts: each part is walked once
   const part = new Map<string, number>();
   const partSims: string[][] = [];
@@ -169,8 +194,13 @@ export function summarizeHouseholds(save: Sims4Save, graph = buildFamilyGraph(sa
     const sim = graph.sims.get(id) ?? graph.culled.get(id);
     return sim ? `${sim.firstName} ${sim.lastName}`.trim() : "";
   };
+  // the reader keeps each Sim once, so a plain push keeps each member once
   const membersOf = new Map<string, string[]>();
-  for (const sim of save.sims) push(membersOf, sim.householdId, sim.id);
+  for (const sim of save.sims) {
+    const list = membersOf.get(sim.householdId);
+    if (list) list.push(sim.id);
+    else membersOf.set(sim.householdId, [sim.id]);
+  }
   const list = save.households.map((household) => {
     const members = membersOf.get(household.id) ?? [];
     const parts = new Set(members.map((id) => part.get(id)!));

@@ -23,7 +23,9 @@ export class ProtoReader {
     readonly depth = 0,
   ) {
     if (depth > SIMS4_LIMITS.maxDepth) {
-      throw new ImportError(`The save nests its data more than ${SIMS4_LIMITS.maxDepth} levels deep.`);
+      throw new ImportError(
+        `The save nests its data more than ${SIMS4_LIMITS.maxDepth} levels deep.`,
+      );
     }
     this.pos = 0;
     this.end = buf.length;
@@ -121,30 +123,73 @@ export class ProtoReader {
     }
   }
 
-  /** Every value of a repeated scalar field, packed or not, up to `max`. */
+  /**
+   * How many values a repeated scalar field holds (packed or not), counted without decoding or
+   * allocating: the varints of a packed run are its bytes below 0x80, its fixed64s its length / 8.
+   */
+  static countInts(value: ProtoValue, kind: "varint" | "fixed64"): number {
+    if (value.wire === 0 || value.wire === 1) return 1;
+    if (value.wire !== 2) return 0;
+    if (kind === "fixed64") {
+      if (value.bytes.length % 8 !== 0) throw new ImportError(DAMAGED);
+      return value.bytes.length / 8;
+    }
+    let count = 0;
+    for (const b of value.bytes) if (b < 0x80) count += 1;
+    return count;
+  }
+
+  /**
+   * Every value of a repeated scalar field, packed or not, appended to `into` as decimal strings.
+   * The values are counted first (countInts): past `max` in `into`, or past the file's id budget,
+   * the file is refused with `tooMany` before anything is decoded or allocated.
+   */
   static repeatedInts(
     value: ProtoValue,
     kind: "varint" | "fixed64",
-    into: bigint[],
+    into: string[],
     max: number,
-    what: string,
+    tooMany: string,
+    budget: IdBudget,
   ): void {
-    const push = (v: bigint) => {
-      if (into.length >= max) throw new ImportError(`A Sim in the save has more than ${max} ${what}.`);
-      into.push(v);
-    };
+    const count = ProtoReader.countInts(value, kind);
+    if (into.length + count > max) throw new ImportError(tooMany);
+    budget.take(count);
     if (value.wire === 2) {
       const inner = new ProtoReader(value.bytes);
-      while (inner.pos < inner.end) push(kind === "varint" ? inner.varint() : inner.fixed64());
+      while (inner.pos < inner.end)
+        into.push((kind === "varint" ? inner.varint() : inner.fixed64()).toString());
     } else if (value.wire === 0 || value.wire === 1) {
-      push(value.value);
+      into.push(value.value.toString());
+    }
+  }
+}
+
+/**
+ * The trait, relation and steady ids one file may name in all (SIMS4_LIMITS.maxIdsPerSave),
+ * taken as they are counted, before they are decoded.
+ */
+export class IdBudget {
+  private used = 0;
+
+  take(count: number): void {
+    this.used += count;
+    if (this.used > SIMS4_LIMITS.maxIdsPerSave) {
+      const n = SIMS4_LIMITS.maxIdsPerSave.toLocaleString("en-US");
+      throw new ImportError(
+        `The save names more than ${n} traits, family relations and partners in all: Heirloom reads at most ${n} per save.`,
+      );
     }
   }
 }
 
 /** A field's integer value (varint or fixed), or null when it has another wire type. */
 export function intOf(value: ProtoValue): bigint | null {
-  return value.wire === 0 || value.wire === 1 ? value.value : value.wire === 5 ? BigInt(value.value) : null;
+  return value.wire === 0 || value.wire === 1
+    ? value.value
+    : value.wire === 5
+      ? BigInt(value.value)
+      : null;
 }
 
 /** A small integer field (gender, age, flags) as a number. */

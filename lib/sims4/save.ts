@@ -2,9 +2,9 @@
 // (field 3: the player's account id and persona name) is never decoded, kept or logged.
 import { ImportError } from "@/lib/import/types";
 import { looksLikeDbpf, readDbpfIndex, readDbpfResource } from "./dbpf";
-import { SIMS4_LIMITS } from "./limits";
+import { perSimLimit, SIMS4_LIMITS } from "./limits";
 import type { Sims4Household, Sims4Relation, Sims4Save, Sims4Sim, Sims4TreeNode } from "./model";
-import { intOf, numberOf, ProtoReader, stringOf, type ProtoValue } from "./protobuf";
+import { IdBudget, intOf, numberOf, ProtoReader, stringOf, type ProtoValue } from "./protobuf";
 
 export const SAVE_GAME_DATA_TYPE = 0x0000000d;
 
@@ -44,33 +44,55 @@ export function readRelation(reader: ProtoReader, bytes: Uint8Array): Sims4Relat
   return type === null || simId === null || simId === "0" ? null : { type, simId };
 }
 
-function pushCapped<T>(list: T[], item: T, what: string): void {
-  if (list.length >= SIMS4_LIMITS.maxPerSim) {
-    throw new ImportError(`A Sim in the save has more than ${SIMS4_LIMITS.maxPerSim} ${what}.`);
-  }
-  list.push(item);
+export const TOO_MANY_TRAITS = perSimLimit(SIMS4_LIMITS.maxTraitsPerSim, "traits");
+export const TOO_MANY_RELATIONS = perSimLimit(SIMS4_LIMITS.maxRelationsPerSim, "family relations");
+export const TOO_MANY_STEADIES = perSimLimit(SIMS4_LIMITS.maxSteadiesPerSim, "steady partners");
+
+/** Counts one more family relation of `sim` (before it is decoded), or refuses the file. */
+export function takeRelation(sim: Sims4Sim, budget: IdBudget): void {
+  if (sim.relations.length >= SIMS4_LIMITS.maxRelationsPerSim)
+    throw new ImportError(TOO_MANY_RELATIONS);
+  budget.take(1);
 }
 
-/** PersistableTraitTracker: trait_ids=1 (packed uint64). */
-export function readTraitIds(reader: ProtoReader, bytes: Uint8Array, into: string[]): void {
-  const ids: bigint[] = [];
+/** PersistableTraitTracker: trait_ids=1 (packed uint64), counted before they are decoded. */
+export function readTraitIds(
+  reader: ProtoReader,
+  bytes: Uint8Array,
+  into: string[],
+  budget: IdBudget,
+): void {
   reader.sub(bytes).each((field, value) => {
-    if (field === 1) ProtoReader.repeatedInts(value, "varint", ids, SIMS4_LIMITS.maxPerSim, "traits");
+    if (field === 1) {
+      ProtoReader.repeatedInts(
+        value,
+        "varint",
+        into,
+        SIMS4_LIMITS.maxTraitsPerSim,
+        TOO_MANY_TRAITS,
+        budget,
+      );
+    }
   });
-  for (const id of ids) pushCapped(into, id.toString(), "traits");
 }
 
 /** SimData.attributes: traits (10), genealogy (14), occults (17). */
-function readAttributes(reader: ProtoReader, bytes: Uint8Array, sim: Sims4Sim): void {
+function readAttributes(
+  reader: ProtoReader,
+  bytes: Uint8Array,
+  sim: Sims4Sim,
+  budget: IdBudget,
+): void {
   const attributes = reader.sub(bytes);
   attributes.each((field, value) => {
     if (value.wire !== 2) return;
-    if (field === 10) readTraitIds(attributes, value.bytes, sim.traits);
+    if (field === 10) readTraitIds(attributes, value.bytes, sim.traits, budget);
     else if (field === 14) {
       attributes.sub(value.bytes).each((f, v) => {
         if (f !== 1 || v.wire !== 2) return;
+        takeRelation(sim, budget);
         const relation = readRelation(attributes.sub(value.bytes), v.bytes);
-        if (relation) pushCapped(sim.relations, relation, "family relations");
+        if (relation) sim.relations.push(relation);
       });
     } else if (field === 17) {
       attributes.sub(value.bytes).each((f, v) => {
@@ -80,8 +102,10 @@ function readAttributes(reader: ProtoReader, bytes: Uint8Array, sim: Sims4Sim): 
   });
 }
 
-function readSim(reader: ProtoReader, bytes: Uint8Array): Sims4Sim {
+function readSim(reader: ProtoReader, bytes: Uint8Array, budget: IdBudget): Sims4Sim {
   const sim = emptySim();
+  // steadies of every field 72 the Sim holds, counted together against the per-Sim cap
+  const steadies: string[] = [];
   const simReader = reader.sub(bytes);
   simReader.each((field, value) => {
     switch (field) {
@@ -115,11 +139,18 @@ function readSim(reader: ProtoReader, bytes: Uint8Array): Sims4Sim {
       }
       case 72:
         if (value.wire === 2) {
-          const ids: bigint[] = [];
           simReader.sub(value.bytes).each((f, v) => {
-            if (f === 1) ProtoReader.repeatedInts(v, "fixed64", ids, SIMS4_LIMITS.maxPerSim, "partners");
+            if (f === 1) {
+              ProtoReader.repeatedInts(
+                v,
+                "fixed64",
+                steadies,
+                SIMS4_LIMITS.maxSteadiesPerSim,
+                TOO_MANY_STEADIES,
+                budget,
+              );
+            }
           });
-          for (const id of ids) if (id !== 0n) sim.steadies.push(id.toString());
         }
         break;
       case 34: {
@@ -128,10 +159,11 @@ function readSim(reader: ProtoReader, bytes: Uint8Array): Sims4Sim {
         break;
       }
       case 30:
-        if (value.wire === 2) readAttributes(simReader, value.bytes, sim);
+        if (value.wire === 2) readAttributes(simReader, value.bytes, sim, budget);
         break;
     }
   });
+  sim.steadies = [...new Set(steadies)].filter((id) => id !== "0");
   return sim;
 }
 
@@ -145,7 +177,12 @@ function readHousehold(reader: ProtoReader, bytes: Uint8Array): Sims4Household {
 }
 
 /** save_slot: active_household_id=11, gameplay_data=8 → 62 → 1 → nodes=1. */
-function readSaveSlot(reader: ProtoReader, bytes: Uint8Array, save: Sims4Save): void {
+function readSaveSlot(
+  reader: ProtoReader,
+  bytes: Uint8Array,
+  save: Sims4Save,
+  nodeFields: { count: number },
+): void {
   const slot = reader.sub(bytes);
   slot.each((field, value) => {
     if (field === 11) save.activeHouseholdId = idOf(value);
@@ -159,9 +196,8 @@ function readSaveSlot(reader: ProtoReader, bytes: Uint8Array, save: Sims4Save): 
           const graph = service.sub(v2.bytes);
           graph.each((f3, v3) => {
             if (f3 !== 1 || v3.wire !== 2) return;
-            if (save.treeNodes.length >= SIMS4_LIMITS.maxTreeNodes) {
-              throw new ImportError("The save's family tree holds more Sims than we can read.");
-            }
+            if (++nodeFields.count > SIMS4_LIMITS.maxTreeNodes)
+              throw new ImportError(TOO_MANY_TREE_NODES);
             const node = readTreeNode(graph, v3.bytes);
             if (node) save.treeNodes.push(node);
           });
@@ -183,30 +219,46 @@ function readTreeNode(reader: ProtoReader, bytes: Uint8Array): Sims4TreeNode | n
   return node.id === "0" ? null : node;
 }
 
+const perSave = (max: number, what: string) => {
+  const n = max.toLocaleString("en-US");
+  return `The save holds more than ${n} ${what}: Heirloom reads at most ${n} ${what} per save.`;
+};
+export const TOO_MANY_SIMS = perSave(SIMS4_LIMITS.maxSims, "Sims");
+export const TOO_MANY_HOUSEHOLDS = perSave(SIMS4_LIMITS.maxHouseholds, "households");
+export const TOO_MANY_TREE_NODES = perSave(SIMS4_LIMITS.maxTreeNodes, "Sims in its family tree");
+
 /** Decodes SaveGameData. */
 export function readSaveGameData(bytes: Uint8Array): Sims4Save {
-  const save: Sims4Save = { kind: "save", activeHouseholdId: null, households: [], sims: [], treeNodes: [] };
+  const save: Sims4Save = {
+    kind: "save",
+    activeHouseholdId: null,
+    households: [],
+    sims: [],
+    treeNodes: [],
+  };
+  const budget = new IdBudget();
+  // every occurrence counts, kept or not, so that repeats of one id cannot run on unbounded
+  let simFields = 0;
+  let householdFields = 0;
+  const nodeFields = { count: 0 };
   const root = new ProtoReader(bytes);
   const seenSims = new Set<string>();
   const seenHouseholds = new Set<string>();
   root.each((field, value) => {
     // field 3 is the account block: skipped unread
     if (value.wire !== 2) return;
-    if (field === 2) readSaveSlot(root, value.bytes, save);
+    if (field === 2) readSaveSlot(root, value.bytes, save, nodeFields);
     else if (field === 5) {
-      if (save.households.length >= SIMS4_LIMITS.maxHouseholds) {
-        throw new ImportError("The save holds more households than we can read.");
-      }
+      if (++householdFields > SIMS4_LIMITS.maxHouseholds)
+        throw new ImportError(TOO_MANY_HOUSEHOLDS);
       const household = readHousehold(root, value.bytes);
       if (household.id !== "0" && !seenHouseholds.has(household.id)) {
         seenHouseholds.add(household.id);
         save.households.push(household);
       }
     } else if (field === 6) {
-      if (save.sims.length >= SIMS4_LIMITS.maxSims) {
-        throw new ImportError("The save holds more Sims than we can read.");
-      }
-      const sim = readSim(root, value.bytes);
+      if (++simFields > SIMS4_LIMITS.maxSims) throw new ImportError(TOO_MANY_SIMS);
+      const sim = readSim(root, value.bytes, budget);
       if (sim.id !== "0" && !seenSims.has(sim.id)) {
         seenSims.add(sim.id);
         save.sims.push(sim);

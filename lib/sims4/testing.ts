@@ -70,7 +70,13 @@ export interface FixtureSave {
   activeHouseholdId?: bigint;
   households: { id: bigint; name: string }[];
   sims: FixtureSim[];
-  treeNodes?: { id: bigint; firstName: string; lastName: string; gender?: number; culled?: boolean }[];
+  treeNodes?: {
+    id: bigint;
+    firstName: string;
+    lastName: string;
+    gender?: number;
+    culled?: boolean;
+  }[];
   /** The account block (field 3); the reader must never keep it. */
   account?: { id: bigint; persona: string };
 }
@@ -122,8 +128,12 @@ export function encodeSaveGameData(save: FixtureSave): Uint8Array {
   return concat([
     pb.varint(1, 12345),
     pb.message(2, slot),
-    ...(save.account ? [pb.message(3, [pb.varint(1, save.account.id), pb.string(2, save.account.persona)])] : []),
-    ...save.households.map((h) => pb.message(5, [pb.varint(1, 1), pb.fixed64(2, h.id), pb.string(3, h.name)])),
+    ...(save.account
+      ? [pb.message(3, [pb.varint(1, save.account.id), pb.string(2, save.account.persona)])]
+      : []),
+    ...save.households.map((h) =>
+      pb.message(5, [pb.varint(1, 1), pb.fixed64(2, h.id), pb.string(3, h.name)]),
+    ),
     ...save.sims.map((s) => pb.message(6, simMessage(s))),
     pb.varint(1000, 42),
   ]);
@@ -131,7 +141,13 @@ export function encodeSaveGameData(save: FixtureSave): Uint8Array {
 
 /** RefPack: literal runs and 3-byte copy codes found by a 4-byte hash. */
 export function refpackCompress(data: Uint8Array): Uint8Array {
-  const out: number[] = [0x10, 0xfb, (data.length >> 16) & 0xff, (data.length >> 8) & 0xff, data.length & 0xff];
+  const out: number[] = [
+    0x10,
+    0xfb,
+    (data.length >> 16) & 0xff,
+    (data.length >> 8) & 0xff,
+    data.length & 0xff,
+  ];
   if (data.length > 0xffffff) throw new Error("fixture too large");
   const table = new Map<number, number>();
   let pos = 0;
@@ -145,12 +161,18 @@ export function refpackCompress(data: Uint8Array): Uint8Array {
     }
   };
   while (pos + 4 <= data.length) {
-    const key = data[pos]! | (data[pos + 1]! << 8) | (data[pos + 2]! << 16) | (data[pos + 3]! << 24);
+    const key =
+      data[pos]! | (data[pos + 1]! << 8) | (data[pos + 2]! << 16) | (data[pos + 3]! << 24);
     const candidate = table.get(key);
     table.set(key, pos);
     if (candidate !== undefined && pos - candidate <= 16384) {
       let length = 0;
-      while (length < 67 && pos + length < data.length && data[candidate + length] === data[pos + length]) length += 1;
+      while (
+        length < 67 &&
+        pos + length < data.length &&
+        data[candidate + length] === data[pos + length]
+      )
+        length += 1;
       if (length >= 4) {
         flushLiterals(pos, (pos - literalStart) & 3);
         const plain = pos - literalStart;
@@ -185,8 +207,16 @@ export function writeDbpf(resources: FixtureResource[], flags = 2): Uint8Array {
   const bodies = resources.map((r) => {
     const compression = r.compression ?? "none";
     const stored =
-      compression === "zlib" ? deflateSync(r.data) : compression === "refpack" ? refpackCompress(r.data) : r.data;
-    return { ...r, stored, code: compression === "zlib" ? 0x5a42 : compression === "refpack" ? 0xffff : 0 };
+      compression === "zlib"
+        ? deflateSync(r.data)
+        : compression === "refpack"
+          ? refpackCompress(r.data)
+          : r.data;
+    return {
+      ...r,
+      stored,
+      code: compression === "zlib" ? 0x5a42 : compression === "refpack" ? 0xffff : 0,
+    };
   });
   const header = new Uint8Array(96);
   const chunks: Uint8Array[] = [header];
@@ -206,7 +236,12 @@ export function writeDbpf(resources: FixtureResource[], flags = 2): Uint8Array {
   ];
   const index: number[] = [flags, ...constants.filter((c): c is number => c !== null)];
   bodies.forEach((b, i) => {
-    const values = [b.type, b.group ?? 0, Number((b.instance ?? 0n) >> 32n), Number((b.instance ?? 0n) & 0xffffffffn)];
+    const values = [
+      b.type,
+      b.group ?? 0,
+      Number((b.instance ?? 0n) >> 32n),
+      Number((b.instance ?? 0n) & 0xffffffffn),
+    ];
     values.forEach((v, k) => {
       if (constants[k] === null) index.push(v);
     });
@@ -235,12 +270,27 @@ export function writeDbpf(resources: FixtureResource[], flags = 2): Uint8Array {
 }
 
 /** A .save: SaveGameData (type 0x0D) beside another resource, compressed as asked. */
-export function writeSave(save: FixtureSave, options: { compression?: FixtureCompression; flags?: number } = {}): Uint8Array {
+export function writeSave(
+  save: FixtureSave,
+  options: { compression?: FixtureCompression; flags?: number } = {},
+): Uint8Array {
   const compression = options.compression ?? "refpack";
   return writeDbpf(
     [
-      { type: 0x0000000d, group: 0, instance: 0x1234n, data: encodeSaveGameData(save), compression },
-      { type: (options.flags ?? 2) & 1 ? 0x0000000d : 0x3bd45407, group: 0, instance: 0x99n, data: new TextEncoder().encode("thumbnail"), compression: "none" },
+      {
+        type: 0x0000000d,
+        group: 0,
+        instance: 0x1234n,
+        data: encodeSaveGameData(save),
+        compression,
+      },
+      {
+        type: (options.flags ?? 2) & 1 ? 0x0000000d : 0x3bd45407,
+        group: 0,
+        instance: 0x99n,
+        data: new TextEncoder().encode("thumbnail"),
+        compression: "none",
+      },
     ],
     options.flags ?? 2,
   );
@@ -260,7 +310,11 @@ export interface FixtureTraySim {
 }
 
 /** A .trayitem: the 8-byte header and TrayMetadata with one household. */
-export function writeTrayItem(item: { id: bigint; name: string; sims: FixtureTraySim[] }): Uint8Array {
+export function writeTrayItem(item: {
+  id: bigint;
+  name: string;
+  sims: FixtureTraySim[];
+}): Uint8Array {
   const sims = item.sims.map((s) =>
     pb.message(2, [
       ...(s.traits?.length ? [pb.message(1, [pb.packedVarints(1, s.traits)])] : []),
@@ -268,7 +322,9 @@ export function writeTrayItem(item: { id: bigint; name: string; sims: FixtureTra
       pb.string(4, s.lastName),
       pb.varint(5, s.id),
       ...(s.gender !== undefined ? [pb.varint(6, s.gender)] : []),
-      ...(s.relations ?? []).map(([type, id]) => pb.message(8, [pb.varint(1, type), pb.varint(2, id)])),
+      ...(s.relations ?? []).map(([type, id]) =>
+        pb.message(8, [pb.varint(1, type), pb.varint(2, id)]),
+      ),
       ...(s.age !== undefined ? [pb.varint(9, s.age)] : []),
       ...(s.traitNames ?? []).map((name) => pb.message(10, [pb.string(2, name)])),
       ...(s.aspirationName ? [pb.message(11, [pb.string(2, s.aspirationName)])] : []),
@@ -285,4 +341,83 @@ export function writeTrayItem(item: { id: bigint; name: string; sims: FixtureTra
   new DataView(header.buffer).setUint32(0, 2, true);
   new DataView(header.buffer).setUint32(4, payload.length, true);
   return concat([header, payload]);
+}
+
+/**
+ * Issue 32, finding 2: a save in which one mother has `children` children (99,990 by default),
+ * each naming her in its genealogy (about 7 MB of SaveGameData, some 200 KB with zlib). The graph added
+ * children with Array.includes, so this took 30-49 s of worker time; bench/stall can use it.
+ */
+export function manyChildrenSave(children = 99_990): Uint8Array {
+  const base = 2n ** 60n;
+  const household = base + 1_000_000n;
+  const mother = base + 1n;
+  const head = encodeSaveGameData({
+    activeHouseholdId: household,
+    households: [{ id: household, name: "Many" }],
+    sims: [
+      {
+        id: mother,
+        householdId: household,
+        firstName: "Mother",
+        lastName: "Many",
+        gender: 8192,
+        age: 32,
+      },
+    ],
+  });
+  // every child's message is the same but for its id (the first field, a fixed64 at byte 3):
+  // written once, copied and patched, which is much faster than encoding each
+  const child = (n: bigint) =>
+    pb.message(
+      6,
+      simMessage({
+        id: n,
+        householdId: household,
+        firstName: "Child",
+        lastName: "Many",
+        age: 4,
+        relations: [[0, mother]],
+      }),
+    );
+  const template = child(base + 10n);
+  const out = new Uint8Array(head.length + template.length * children);
+  out.set(head);
+  const view = new DataView(out.buffer);
+  const idAt = template.findIndex((_, i) => i > 0 && template[i - 1] === 0x09);
+  for (let i = 0; i < children; i += 1) {
+    const at = head.length + i * template.length;
+    out.set(template, at);
+    view.setBigUint64(at + idAt, base + 10n + BigInt(i), true);
+  }
+  // zlib, not RefPack: this writer's RefPack is plain JavaScript and slow on 7 MB
+  return writeDbpf([{ type: 0x0000000d, instance: 0x1234n, data: out, compression: "zlib" }]);
+}
+
+/**
+ * Issue 32, finding 6: a save whose one Sim repeats SimData field 72 (steady partners) `messages`
+ * times, each with `perMessage` partner ids: 3,900 x 2,000 = 7.8 million ids, about 62 MB of
+ * SaveGameData that zlib packs into some 70 KB. The reader capped each field, not their sum.
+ */
+export function manySteadiesSave(messages = 3_900, perMessage = 2_000): Uint8Array {
+  const base = 2n ** 60n;
+  const household = base + 1_000_000n;
+  const ids = new Uint8Array(perMessage * 8);
+  const view = new DataView(ids.buffer);
+  // one partner named over and over: zlib packs it about 1,000 to 1 (a 62 MB resource, ~70 KB)
+  for (let i = 0; i < perMessage; i += 1) view.setBigUint64(i * 8, base + 100n, true);
+  const steady = pb.message(72, [pb.bytes(1, ids)]);
+  const sim = pb.concat([
+    pb.fixed64(1, base + 1n),
+    pb.fixed64(4, household),
+    pb.string(5, "Steady"),
+    pb.string(6, "Many"),
+    ...Array.from({ length: messages }, () => steady),
+  ]);
+  const data = pb.concat([
+    pb.message(2, [pb.varint(11, household)]),
+    pb.message(5, [pb.fixed64(2, household), pb.string(3, "Steadies")]),
+    pb.bytes(6, sim),
+  ]);
+  return writeDbpf([{ type: 0x0000000d, instance: 0x1234n, data, compression: "zlib" }]);
 }

@@ -3,22 +3,34 @@
 import { ImportError } from "@/lib/import/types";
 import { SIMS4_LIMITS } from "./limits";
 import type { Sims4Save, Sims4Sim } from "./model";
-import { intOf, numberOf, ProtoReader, stringOf } from "./protobuf";
-import { emptySim, readRelation, readTraitIds } from "./save";
+import { IdBudget, intOf, numberOf, ProtoReader, stringOf } from "./protobuf";
+import {
+  emptySim,
+  readRelation,
+  readTraitIds,
+  takeRelation,
+  TOO_MANY_SIMS,
+  TOO_MANY_TRAITS,
+} from "./save";
 import { looksLikeTrayItem, TRAY_HEADER, u32le as u32 } from "./sniff";
 
 export { looksLikeTrayItem };
 
 const HEADER = TRAY_HEADER;
 
-function readTraySim(reader: ProtoReader, bytes: Uint8Array, householdId: string): Sims4Sim {
+function readTraySim(
+  reader: ProtoReader,
+  bytes: Uint8Array,
+  householdId: string,
+  budget: IdBudget,
+): Sims4Sim {
   const sim = emptySim();
   sim.householdId = householdId;
   const simReader = reader.sub(bytes);
   simReader.each((field, value) => {
     switch (field) {
       case 1:
-        if (value.wire === 2) readTraitIds(simReader, value.bytes, sim.traits);
+        if (value.wire === 2) readTraitIds(simReader, value.bytes, sim.traits, budget);
         break;
       case 3:
         sim.firstName = stringOf(value) ?? "";
@@ -39,9 +51,7 @@ function readTraySim(reader: ProtoReader, bytes: Uint8Array, householdId: string
       }
       case 8:
         if (value.wire === 2) {
-          if (sim.relations.length >= SIMS4_LIMITS.maxPerSim) {
-            throw new ImportError(`A Sim in the household has more than ${SIMS4_LIMITS.maxPerSim} family relations.`);
-          }
+          takeRelation(sim, budget);
           const relation = readRelation(simReader, value.bytes);
           if (relation) sim.relations.push(relation);
         }
@@ -50,9 +60,13 @@ function readTraySim(reader: ProtoReader, bytes: Uint8Array, householdId: string
         sim.age = numberOf(value);
         break;
       case 10:
-        if (value.wire === 2 && sim.traitNames.length < SIMS4_LIMITS.maxPerSim) {
+        if (value.wire === 2) {
           simReader.sub(value.bytes).each((f, v) => {
-            const name = f === 2 ? stringOf(v) : null;
+            if (f !== 2 || v.wire !== 2) return;
+            if (sim.traitNames.length >= SIMS4_LIMITS.maxTraitsPerSim)
+              throw new ImportError(TOO_MANY_TRAITS);
+            budget.take(1);
+            const name = stringOf(v);
             if (name) sim.traitNames.push(name);
           });
         }
@@ -78,7 +92,13 @@ export function readTrayItem(bytes: Uint8Array): Sims4Save {
     throw new ImportError("This file is not a Sims 4 tray item, or it is truncated.");
   }
   const payload = bytes.subarray(HEADER, HEADER + u32(bytes, 4));
-  const save: Sims4Save = { kind: "tray", activeHouseholdId: null, households: [], sims: [], treeNodes: [] };
+  const save: Sims4Save = {
+    kind: "tray",
+    activeHouseholdId: null,
+    households: [],
+    sims: [],
+    treeNodes: [],
+  };
   let id = "0";
   let name = "";
   const simBlobs: Uint8Array[] = [];
@@ -92,21 +112,21 @@ export function readTrayItem(bytes: Uint8Array): Sims4Save {
         if (f !== 2 || v.wire !== 2) return;
         specific.sub(v.bytes).each((f2, v2) => {
           if (f2 !== 2 || v2.wire !== 2) return;
-          if (simBlobs.length >= SIMS4_LIMITS.maxSims) {
-            throw new ImportError("The household holds more Sims than we can read.");
-          }
+          if (simBlobs.length >= SIMS4_LIMITS.maxSims) throw new ImportError(TOO_MANY_SIMS);
           simBlobs.push(v2.bytes);
         });
       });
     }
   });
-  if (simBlobs.length === 0) throw new ImportError("This tray item holds no household: it has no Sims.");
+  if (simBlobs.length === 0)
+    throw new ImportError("This tray item holds no household: it has no Sims.");
   // a household without an id of its own still needs one: the item's id, or "1"
   const householdId = id === "0" ? "1" : id;
   const depth = new ProtoReader(payload, 2);
   const seen = new Set<string>();
+  const budget = new IdBudget();
   for (const blob of simBlobs) {
-    const sim = readTraySim(depth, blob, householdId);
+    const sim = readTraySim(depth, blob, householdId, budget);
     if (sim.id === "0" || seen.has(sim.id)) continue;
     seen.add(sim.id);
     save.sims.push(sim);
