@@ -7,4 +7,7 @@ export async function register(): Promise<void> {
   const { watchEventLoop } = await import("@/lib/server/workers/event-loop");
   const { logger } = await import("@/lib/server/logger");
   watchEventLoop(logger);
+  // import code warmed at start, off the first import's path (issue 32; lib/server/import/warm.ts)
+  const { warmImports } = await import("@/lib/server/import/warm");
+  void warmImports();
 }

@@ -60,6 +60,8 @@ const envSchema = z.object({
   SIGNUPS_PER_ADDRESS_HOUR: z.coerce.number().int().min(1).default(5),
   SIGNUPS_PER_ADDRESS_DAY: z.coerce.number().int().min(1).default(20),
   TREES_PER_ACCOUNT_HOUR: z.coerce.number().int().min(1).default(60),
+  /** Seconds of worker time one account's imports may use per hour (issue 32; worker-budget.ts). */
+  IMPORT_WORKER_SECONDS_HOUR: z.coerce.number().int().min(1).default(300),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 

@@ -156,9 +156,9 @@ export interface RateLimitHit {
   limited: boolean;
 }
 
-// INCR and the window's expiry in one atomic step; answers [count, milliseconds left].
+// INCRBY and the window's expiry in one atomic step; answers [count, milliseconds left].
 const REDIS_HIT = `
-local count = redis.call("INCR", KEYS[1])
+local count = redis.call("INCRBY", KEYS[1], ARGV[2])
 local ttl = redis.call("PTTL", KEYS[1])
 if ttl < 0 then
   redis.call("PEXPIRE", KEYS[1], ARGV[1])
@@ -172,14 +172,19 @@ return 0`;
 const REDIS_PREFIX = "heirloom:ratelimit:";
 
 /**
- * Counts one hit in a fixed window: in Redis when REDIS_URL is set, else in PostgreSQL. Either
- * way the counter is shared by every app instance.
+ * Counts one hit (or `amount`, a whole number: a cost such as milliseconds of work) in a fixed
+ * window: in Redis when REDIS_URL is set, else in PostgreSQL. Either way the counter is shared by
+ * every app instance.
  */
-export async function hitRateLimit(rule: RateLimitRule, identifier: string): Promise<RateLimitHit> {
+export async function hitRateLimit(
+  rule: RateLimitRule,
+  identifier: string,
+  amount = 1,
+): Promise<RateLimitHit> {
   const redis = getRedis();
-  if (!redis) return hitPostgresRateLimit(rule, identifier);
+  if (!redis) return hitPostgresRateLimit(rule, identifier, amount);
   const key = REDIS_PREFIX + counterKey(rule, identifier);
-  const [count, ttl] = (await redis.eval(REDIS_HIT, 1, key, rule.windowSeconds * 1000)) as [
+  const [count, ttl] = (await redis.eval(REDIS_HIT, 1, key, rule.windowSeconds * 1000, amount)) as [
     number,
     number,
   ];
@@ -198,20 +203,21 @@ export async function hitRateLimit(rule: RateLimitRule, identifier: string): Pro
 async function hitPostgresRateLimit(
   rule: RateLimitRule,
   identifier: string,
+  amount: number,
 ): Promise<RateLimitHit> {
   const key = counterKey(rule, identifier);
   const rows = await db.$queryRaw<{ count: number; retryAfter: number }[]>`
     INSERT INTO "RateLimit" ("key", "count", "resetAt", "createdAt", "updatedAt")
     VALUES (
       ${key},
-      1,
+      ${amount}::int,
       (now() AT TIME ZONE 'UTC') + ${rule.windowSeconds}::float8 * interval '1 second',
       now() AT TIME ZONE 'UTC',
       now() AT TIME ZONE 'UTC'
     )
     ON CONFLICT ("key") DO UPDATE SET
       "count" = CASE WHEN "RateLimit"."resetAt" <= EXCLUDED."updatedAt"
-        THEN 1 ELSE "RateLimit"."count" + 1 END,
+        THEN EXCLUDED."count" ELSE "RateLimit"."count" + EXCLUDED."count" END,
       "resetAt" = CASE WHEN "RateLimit"."resetAt" <= EXCLUDED."updatedAt"
         THEN EXCLUDED."resetAt" ELSE "RateLimit"."resetAt" END,
       "updatedAt" = EXCLUDED."updatedAt"

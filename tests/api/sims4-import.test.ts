@@ -14,6 +14,7 @@ import {
 import { db } from "@/lib/server/db";
 import { call, detailOf } from "../helpers/api";
 import { createUser, type TestUser } from "../helpers/factories";
+import { sims4HostileSuite } from "../helpers/sims4-hostile-suite";
 
 const SAVES = path.resolve("../shared/data/sims4");
 
@@ -406,7 +407,17 @@ describe("POST /api/trees/{id}/import (sync with a newer save)", () => {
     expect(saved.status).toBe(200);
 
     const newer = legacy([
-      { id: id(6), householdId: HH, firstName: "Late", lastName: "Kovač", age: 1, relations: [[0, id(1)], [1, id(2)]] },
+      {
+        id: id(6),
+        householdId: HH,
+        firstName: "Late",
+        lastName: "Kovač",
+        age: 1,
+        relations: [
+          [0, id(1)],
+          [1, id(2)],
+        ],
+      },
     ]);
     const stale = await post(user.token, `/api/trees/${treeId}/import`, writeSave(newer), {
       "if-match": editorEtag,
@@ -425,9 +436,14 @@ describe("POST /api/trees/{id}/import (sync with a newer save)", () => {
     expect(current.body.data.hidden).toBe(elsewhere.hidden);
 
     // with the current version the same save goes through
-    const synced = await post<SyncAnswer>(user.token, `/api/trees/${treeId}/import`, writeSave(newer), {
-      "if-match": current.headers.get("etag")!,
-    });
+    const synced = await post<SyncAnswer>(
+      user.token,
+      `/api/trees/${treeId}/import`,
+      writeSave(newer),
+      {
+        "if-match": current.headers.get("etag")!,
+      },
+    );
     expect(synced.status).toBe(200);
     expect(synced.body.changes.added.map((p) => p.firstName)).toEqual(["Late"]);
   });
@@ -459,3 +475,6 @@ describe("POST /api/trees/{id}/import (sync with a newer save)", () => {
     expect(response.status).toBe(404);
   });
 });
+
+// issue 32, findings 2, 6 and 14 and the worker-time budget (shared with tests/pglite)
+sims4HostileSuite();

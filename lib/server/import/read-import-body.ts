@@ -5,7 +5,10 @@ import path from "node:path";
 import { getEnv } from "@/lib/env";
 import { ApiError } from "@/lib/server/http/errors";
 import { EMPTY_FILE } from "./import-file";
+import { EXPECTED_FILE, FirstFilePart, multipartBoundary } from "./multipart";
 import type { ImportSource } from "./prepare-import";
+import { chargeWorkerBudget, checkWorkerBudget } from "./worker-budget";
+import { meterWorkerTime } from "@/lib/server/workers/worker-time";
 
 /** The largest file an import accepts: a Plum Tree backup with thousands of photos. */
 export const MAX_IMPORT_BYTES = 200 * 1024 * 1024;
@@ -80,6 +83,8 @@ export interface ImportUpload {
   /** The file the body was written to: the worker reads it (prepare-import.ts). */
   source: { path: string };
   size: number;
+  /** The file part's name, when the body was a multipart/form-data upload that gave one. */
+  fileName: string | null;
   /** Closes and removes the file. */
   dispose(): Promise<void>;
 }
@@ -87,14 +92,21 @@ export interface ImportUpload {
 /**
  * Streams the request body into a file of its own, refusing it with 413 as soon as the declared
  * length or the running count passes `limit`, so a body is never held in memory; an empty body is
- * a 400. The file is read by the import's worker thread, by its path. On any failure
- * (413, a client that hangs up, a full disk) the file is removed before the error is thrown.
+ * a 400. The body is the file itself, or a multipart/form-data upload whose first file part is
+ * (multipart.ts; issue 32, finding 14); the cap counts every byte of the body either way. The
+ * file is read by the import's worker thread, by its path. On any failure (413, a client that
+ * hangs up, a full disk) the file is removed before the error is thrown.
  */
 export async function receiveImportBody(
   req: Request,
   limit = MAX_IMPORT_BYTES,
 ): Promise<ImportUpload> {
   declaredBytes(req, limit);
+  const contentType = req.headers.get("content-type");
+  const boundary = multipartBoundary(contentType);
+  if (contentType?.split(";")[0]!.trim().toLowerCase() === "application/x-www-form-urlencoded") {
+    throw new ApiError(415, `A form without its file cannot be imported. ${EXPECTED_FILE}`);
+  }
   const dir = importUploadDir();
   await fs.promises.mkdir(dir, { recursive: true });
   await sweepStaleUploads(dir);
@@ -106,6 +118,12 @@ export async function receiveImportBody(
   };
   try {
     let size = 0;
+    let written = 0;
+    const write = async (bytes: Uint8Array) => {
+      written += bytes.byteLength;
+      await handle.write(bytes);
+    };
+    const form = boundary === null ? null : new FirstFilePart(boundary, write);
     if (req.body) {
       const reader = req.body.getReader();
       for (;;) {
@@ -116,12 +134,21 @@ export async function receiveImportBody(
           await reader.cancel().catch(() => undefined);
           throw new ApiError(413, IMPORT_TOO_BIG);
         }
-        await handle.write(value);
+        if (form) {
+          await form.push(value);
+          // the file part is whole: the rest of the form is not wanted
+          if (form.complete) {
+            await reader.cancel().catch(() => undefined);
+            break;
+          }
+        } else await write(value);
       }
     }
     if (size === 0) throw new ApiError(400, EMPTY_FILE);
+    form?.end();
+    if (written === 0) throw new ApiError(400, EMPTY_FILE);
     await handle.close();
-    return { source: { path: file }, size, dispose };
+    return { source: { path: file }, size: written, fileName: form?.fileName ?? null, dispose };
   } catch (error) {
     await dispose();
     throw error;
@@ -129,21 +156,27 @@ export async function receiveImportBody(
 }
 
 /**
- * Runs one import: a place is taken (or 503 before anything is read), `before` runs (the rate
- * limit), the body is streamed to a file, `work` reads it, and the place and the file are given
- * back whatever happens.
+ * Runs one import of `accountId`: a place is taken (or 503 before anything is read), the account's
+ * worker-time budget is checked (429 once spent: worker-budget.ts), `before` runs (the rate limit),
+ * the body is streamed to a file, `work` reads it, the worker time its tasks took is charged to the
+ * account, and the place and the file are given back whatever happens.
  */
 export async function withImportUpload<T>(
   req: Request,
+  accountId: string,
   before: () => Promise<void>,
-  work: (source: ImportSource) => Promise<T>,
+  work: (source: ImportSource, upload: { fileName: string | null }) => Promise<T>,
 ): Promise<T> {
   const admission = admitImport(req);
   try {
+    await checkWorkerBudget(accountId);
     await before();
     const upload = await receiveImportBody(req);
     try {
-      return await work(upload.source);
+      return await meterWorkerTime(
+        () => work(upload.source, { fileName: upload.fileName }),
+        (ms) => chargeWorkerBudget(accountId, ms),
+      );
     } finally {
       await upload.dispose();
     }

@@ -9,6 +9,7 @@ import { ApiError } from "@/lib/server/http/errors";
 import { logger } from "@/lib/server/logger";
 import { watchEventLoop } from "./event-loop";
 import { TASK_SECONDS, WORKER_LIMITS } from "./limits";
+import { chargeWorkerTime } from "./worker-time";
 import type { TaskAnswer, TaskInput, TaskMessage, TaskName, TaskOutput } from "./tasks";
 
 /**
@@ -169,7 +170,9 @@ export class WorkerPool {
     const abort = new AbortController();
     let timedOut = false;
     let timer: NodeJS.Timeout | undefined;
+    let startedAt: number | undefined;
     port1.once("message", () => {
+      startedAt = performance.now();
       timer = setTimeout(() => {
         timedOut = true;
         abort.abort();
@@ -188,6 +191,8 @@ export class WorkerPool {
     } finally {
       clearTimeout(timer);
       port1.close();
+      // the task's time on its thread, charged to the caller's meter (worker-time.ts; issue 32)
+      if (startedAt !== undefined) chargeWorkerTime(performance.now() - startedAt);
     }
     logger.debug({ task: name, ms: Math.round(performance.now() - started) }, "worker task");
     if (!answer.ok) throw new ImportError(answer.importError);

@@ -11,8 +11,14 @@ export const POST = withAuth(async ({ req, user }) => {
   const query = parseQuery(req, importQuery);
   const result = await withImportUpload(
     req,
+    user.id,
     () => enforceRateLimit(IMPORT_PER_USER, user.id),
-    (source) => importFile(user.id, source, query),
+    // a multipart upload's file name stands in for ?fileName= (format detection, the title)
+    (source, upload) =>
+      importFile(user.id, source, {
+        ...query,
+        fileName: query.fileName ?? upload.fileName?.slice(0, 1_000) ?? undefined,
+      }),
   );
   // The tree's structure is the worker's JSON text, sent as it is (import-tree.ts).
   return new Response(importResultJson(result), {

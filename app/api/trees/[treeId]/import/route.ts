@@ -19,6 +19,7 @@ export const POST = withAuth<Params>(async ({ req, params, user }) => {
   const expectedVersion = expectedVersionFrom(req.headers.get("if-match"));
   const result = await withImportUpload(
     req,
+    user.id,
     () => enforceRateLimit(IMPORT_PER_USER, user.id),
     (input) =>
       syncHousehold(user.id, params.treeId, input, { household: query.household }, expectedVersion),

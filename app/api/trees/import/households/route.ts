@@ -9,6 +9,7 @@ import { otherMethods, withAuth } from "@/lib/server/http/route";
 export const POST = withAuth(async ({ req, user }) => {
   const result = await withImportUpload(
     req,
+    user.id,
     () => enforceRateLimit(HOUSEHOLDS_PER_USER, user.id),
     (source) => listHouseholds(source),
   );
