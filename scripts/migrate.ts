@@ -4,7 +4,7 @@
 import "./lib/private-process";
 import fs from "node:fs/promises";
 import { getEnv } from "../lib/env";
-import { describeRepair, mergeRepairs, repairPrivateTree } from "../lib/server/private-files";
+import { describeRepair, privateAfterOpen, repairPrivateTree } from "../lib/server/private-files";
 import { ensureClient } from "./lib/prisma-client";
 import { applyMigrations, targetFromEnv } from "./lib/schema-engine";
 
@@ -12,7 +12,9 @@ const env = getEnv();
 const target = targetFromEnv(env);
 const where = env.DATABASE_URL ? "PostgreSQL" : `PGlite (${env.PGLITE_DIR})`;
 try {
-  const before = repairPrivateTree(env.DATA_DIR);
+  // A DATA_DIR made by an older release (or by hand) is made private first, in one line.
+  const repaired = describeRepair(env.DATA_DIR, repairPrivateTree(env.DATA_DIR));
+  if (repaired) console.log(repaired);
   // After a `git pull` that changed the schema, `npm run dev` serves the new client.
   const regenerated = ensureClient(process.cwd());
   if (regenerated) console.log(`Generated the Prisma client again: ${regenerated}.`);
@@ -29,12 +31,8 @@ try {
       ? `Database is up to date on ${where}.`
       : `Applied ${applied.length} migration(s) on ${where}: ${applied.join(", ")}`,
   );
-  // PGlite gives the files of a new database mode 0666 whatever the umask (private-files.ts).
-  const repaired = describeRepair(
-    env.DATA_DIR,
-    mergeRepairs(before, repairPrivateTree(env.DATA_DIR)),
-  );
-  if (repaired) console.log(repaired);
+  // Again, quietly: PGlite gives the files of a new database its own modes (private-files.ts).
+  privateAfterOpen(env.DATA_DIR);
 } catch (error) {
   console.error(
     `Migrations were not applied. ${error instanceof Error ? error.message : String(error)}`,

@@ -4,7 +4,7 @@ import "./lib/private-process";
 import fs from "node:fs/promises";
 import { getEnv } from "../lib/env";
 import { DataFolderLockedError, lockDataFolder } from "../lib/server/data-lock";
-import { describeRepair, mergeRepairs, repairPrivateTree } from "../lib/server/private-files";
+import { describeRepair, privateAfterOpen, repairPrivateTree } from "../lib/server/private-files";
 import { ensureBuild } from "./ensure-build";
 import { ensureClient } from "./lib/prisma-client";
 import { applyMigrations, targetFromEnv } from "./lib/schema-engine";
@@ -19,8 +19,9 @@ try {
   // The embedded database's folder is this process's until it exits (ADR 013): taken before the
   // build, so a second start is refused at once and never rebuilds under a running server.
   if ("pgliteDir" in target) lockDataFolder(target.pgliteDir, { port: env.PORT });
-  // A DATA_DIR made by an older release (or by hand) is made private first...
-  const before = repairPrivateTree(env.DATA_DIR);
+  // A DATA_DIR made by an older release (or by hand) is made private first, in one line.
+  const repaired = describeRepair(env.DATA_DIR, repairPrivateTree(env.DATA_DIR));
+  if (repaired) console.log(repaired);
   // After a `git pull` that changed the schema, the client the build compiles is generated again.
   const regenerated = ensureClient(process.cwd());
   if (regenerated) console.log(`Generated the Prisma client again: ${regenerated}.`);
@@ -36,13 +37,9 @@ try {
     schemaPath: "prisma/schema.prisma",
   });
   if (applied.length > 0) console.log(`Applied migrations: ${applied.join(", ")}`);
-  // ...and again once the database is open: PGlite gives the files of a new database (and the
-  // caches it rewrites when it opens) mode 0666 whatever the umask. One line says what changed.
-  const repaired = describeRepair(
-    env.DATA_DIR,
-    mergeRepairs(before, repairPrivateTree(env.DATA_DIR)),
-  );
-  if (repaired) console.log(repaired);
+  // Again once the database is open, quietly: PGlite gives the files of a new database, and the
+  // catalog caches (pg_internal.init) it writes at each open, their modes whatever the umask.
+  privateAfterOpen(env.DATA_DIR);
   await startServer();
 } catch (error) {
   // A sentence for the player, not a stack trace.

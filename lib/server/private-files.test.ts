@@ -3,11 +3,11 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
   describeRepair,
   makeProcessPrivate,
-  mergeRepairs,
+  privateAfterOpen,
   repairPrivateTree,
 } from "./private-files";
 
@@ -82,14 +82,8 @@ describe("repairPrivateTree", () => {
 });
 
 describe("describeRepair", () => {
-  it("is one line naming the folder and the count, over the walks of one start", () => {
-    const line = describeRepair(
-      "/srv/heirloom",
-      mergeRepairs(
-        { changed: 1, failed: [], truncated: false },
-        { changed: 968, failed: [], truncated: false },
-      ),
-    );
+  it("is one line naming the folder and the count", () => {
+    const line = describeRepair("/srv/heirloom", { changed: 969, failed: [], truncated: false });
     expect(line).toBe(
       "Made 969 files and folders in /srv/heirloom private to this account (folders 0700, files 0600).",
     );
@@ -104,6 +98,20 @@ describe("describeRepair", () => {
         truncated: false,
       }),
     ).toBe("Could not make 1 private (first: /srv/heirloom/x): check who owns them.");
+  });
+});
+
+describe("privateAfterOpen", () => {
+  it("makes what the database just wrote private, without a line", () => {
+    worldReadableTree();
+    const logged = vi.spyOn(console, "log").mockImplementation(() => undefined);
+    try {
+      privateAfterOpen(root);
+      expect(logged).not.toHaveBeenCalled();
+    } finally {
+      logged.mockRestore();
+    }
+    expect(repairPrivateTree(root).changed).toBe(0);
   });
 });
 

@@ -8,7 +8,8 @@
 // - PGlite writes the files of a new database with mode 0666 whatever the umask (its Emscripten
 //   file system sets the mode with chmod after creating a file), and a DATA_DIR made by an older
 //   release is 0755/0666: repairPrivateTree walks the tree and takes away every group and other
-//   permission. npm start and db:migrate run it at start and after opening the database.
+//   permission. npm start and db:migrate run it at start (one line says what it changed) and
+//   again, quietly, after opening the database.
 // Loaded by the scripts (outside Next's bundle) as well as by the server, so no "server-only".
 import fs from "node:fs";
 import path from "node:path";
@@ -83,13 +84,15 @@ export function repairPrivateTree(
   return result;
 }
 
-/** Adds up the repairs of several walks (at start, then after the database opened). */
-export function mergeRepairs(...results: RepairResult[]): RepairResult {
-  return {
-    changed: results.reduce((sum, r) => sum + r.changed, 0),
-    failed: results.flatMap((r) => r.failed),
-    truncated: results.some((r) => r.truncated),
-  };
+/**
+ * The walk after the embedded database opened: what PGlite has just written (a new database's
+ * files, the catalog caches it writes at each open) is made private without a word, since it is
+ * not a repair of the folder; only what could not be changed is logged.
+ */
+export function privateAfterOpen(root: string): void {
+  const result = repairPrivateTree(root);
+  const problem = describeRepair(root, { ...result, changed: 0 });
+  if (problem) console.log(problem);
 }
 
 /** The one line a start logs about a repair, or null when there was nothing to say. */
