@@ -203,3 +203,31 @@ describe("GEDCOM through the API", () => {
     },
   );
 });
+
+// Issue 32, finding 14: the import routes read only a raw body, so a form upload (curl -F
+// file=@family.ged, a browser's FormData) was read as its multipart framing and refused.
+describe("POST /api/trees/import with a multipart/form-data upload", () => {
+  it("imports the form's file part, named by its file name", async () => {
+    const user = await newUser();
+    const body = new FormData();
+    body.append("comment", "the file comes second");
+    body.append(
+      "file",
+      new Blob([
+        "0 HEAD\n0 @I1@ INDI\n1 NAME Ada /Form/\n0 @I2@ INDI\n1 NAME Bram /Form/\n0 TRLR\n",
+      ]),
+      "family.ged",
+    );
+    const response = await call<ImportAnswer>("POST", "/api/trees/import", {
+      token: user.token,
+      rawBody: body,
+    });
+    expect(response.status).toBe(201);
+    expect(response.body.imported.people).toBe(2);
+    const people = await peopleOf(user.token, response.body.tree._id);
+    expect(people.map((p) => `${p.firstName} ${p.lastName}`).sort()).toEqual([
+      "Ada Form",
+      "Bram Form",
+    ]);
+  });
+});
