@@ -25,6 +25,7 @@ import {
   postgresBackupDatabase,
 } from "../lib/server/backup/database";
 import { DataFolderLockedError, lockDataFolder, unlockDataFolder } from "../lib/server/data-lock";
+import { privateAfterOpen } from "../lib/server/private-files";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const MIGRATIONS = path.join(ROOT, "prisma/migrations");
@@ -98,6 +99,9 @@ try {
   const manifest = env.DATABASE_URL
     ? await restore(postgresBackupDatabase(env.DATABASE_URL))
     : await restoreEmbedded();
+  // PGlite chmods the files it writes to 0666 whatever the umask: the restored folder is made
+  // private to this account before anyone is told it is ready (issue 32.1).
+  if (fs.existsSync(env.DATA_DIR)) privateAfterOpen(env.DATA_DIR);
   console.log(
     `Restored ${manifest.counts.players} player(s), ${manifest.counts.trees} tree(s), ` +
       `${manifest.counts.people} Sim(s), ${manifest.counts.images} image(s) ` +

@@ -353,6 +353,13 @@ describe.each(ENGINES)("backup and restore on $engine", ({ engine, port, databas
       databaseUrl: restoredUrl,
     });
     expect(restore.code, `${restore.stdout}\n${restore.stderr}`).toBe(0);
+    // The restored DATA_DIR is this account's only (issue 32.1): PGlite writes 0666 files.
+    const open: string[] = [];
+    for (const entry of fs.readdirSync(restoredDir, { recursive: true, encoding: "utf8" })) {
+      const mode = fs.lstatSync(path.join(restoredDir, entry)).mode & 0o777;
+      if (mode & 0o077) open.push(`${entry} ${mode.toString(8)}`);
+    }
+    expect(open.slice(0, 5), `${open.length} entries readable by others`).toEqual([]);
     const restoredTarget = restoredUrl
       ? { url: restoredUrl }
       : { pgliteDir: path.join(restoredDir, "pglite") };
