@@ -20,6 +20,8 @@ const STATUS_TEXT: Record<SaveStatus, string> = {
   saved: "All changes saved",
   pending: "Unsaved changes",
   saving: "Saving…",
+  // Not SPEC.md's: the changes wait on this device for the connection (issue 32).
+  kept: "Kept on this device, not saved yet",
   error: "Changes not saved",
   conflict: "Not saved: changed elsewhere",
 };
@@ -200,7 +202,11 @@ export function EditorToolbar(props: EditorToolbarProps) {
           className={cx(
             // Two short lines on a phone rather than "All changes sa…".
             "line-clamp-2 min-w-0 text-xs leading-tight",
-            status === "error" || status === "conflict" ? "text-red-700" : "text-neutral-500",
+            status === "error" || status === "conflict"
+              ? "text-red-700"
+              : status === "kept"
+                ? "font-medium text-amber-800"
+                : "text-neutral-500",
           )}
         >
           {STATUS_TEXT[status]}

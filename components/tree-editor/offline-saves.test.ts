@@ -209,7 +209,7 @@ describe("TreeSaver offline", () => {
   it("sends a tree kept by an earlier page at once, with the version it was edited from", async () => {
     const initial = emptyNode();
     const keptTree = addChild(initial, []);
-    const { saver, calls, statuses } = setup({ data: initial, kept: keptTree, version: 7 });
+    const { saver, calls, statuses, events } = setup({ data: initial, kept: keptTree, version: 7 });
     expect(saver.status).toBe("kept");
     expect(saver.dirty).toBe(true);
     await settle();
@@ -218,6 +218,7 @@ describe("TreeSaver offline", () => {
     calls[0]!.resolve(8);
     await settle();
     expect(statuses.at(-1)).toBe("saved");
+    expect(events).toEqual(["release"]);
   });
 
   it("reports a manual save that could only be kept", async () => {
@@ -343,6 +344,15 @@ describe("KeptTreeWriter", () => {
     await writer.release("structure");
     expect((await store.read("t1"))?.structure).toBeUndefined();
     await writer.release("heirs");
+    expect(await store.read("t1")).toBeUndefined();
+  });
+
+  it("releases a record an editor opened with, once its server has it", async () => {
+    const store = memoryStore();
+    await new KeptTreeWriter(store, "t1", "ada").keepStructure(emptyNode(), 3);
+    const reopened = new KeptTreeWriter(store, "t1", "ada");
+    reopened.adopt(await store.read("t1"));
+    await reopened.release("structure");
     expect(await store.read("t1")).toBeUndefined();
   });
 

@@ -3,7 +3,9 @@ import Image from "next/image";
 import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from "react";
 import { avatarUrl } from "@/lib/image-url";
 import { RichTextContent } from "@/components/rich-text/rich-text-content";
+import { isNetworkFailure } from "@/lib/client/api";
 import { loadPersonDetails, needsDetails } from "@/lib/client/canvas-people";
+import { useOnline } from "@/lib/client/online";
 import { PARENT_TYPE_BADGES, simName } from "@/components/tree-canvas/labels";
 import { Button, LinkButton } from "@/components/ui/button";
 import type { Person } from "@/lib/schemas/person";
@@ -100,28 +102,37 @@ function PeopleLinks({
 
 type Details = Pick<Person, "bio" | "traits" | "aspirations" | "lifeStates" | "custom">;
 
+/** Said instead of "Loading details…" while the details cannot come (issue 32). */
+export const DETAILS_OFFLINE = "You're offline: the details will load when the connection returns.";
+
 /**
  * The Sim's bio, lists and custom rows. The editor's people come without them (ADR 032): they are
- * fetched when the panel opens; null until they arrive. The public view's people have them.
+ * fetched when the panel opens; null until they arrive, "offline" while the network is gone (they
+ * are fetched when it returns). The public view's people have them.
  */
-function useDetails(person: Person): Details | null {
+function useDetails(person: Person): Details | "offline" | null {
   const lean = needsDetails(person);
+  const online = useOnline();
   const [loaded, setLoaded] = useState<{ of: Person; details: Details } | null>(null);
+  const [unreachable, setUnreachable] = useState<Person | null>(null);
   useEffect(() => {
-    if (!lean) return;
+    if (!lean || !online) return;
     let current = true;
     loadPersonDetails(person).then(
       (details) => {
         if (current) setLoaded({ of: person, details });
       },
-      () => undefined,
+      (error: unknown) => {
+        if (current && isNetworkFailure(error)) setUnreachable(person);
+      },
     );
     return () => {
       current = false;
     };
-  }, [lean, person]);
+  }, [lean, person, online]);
   if (!lean) return person;
-  return loaded?.of === person ? loaded.details : null;
+  if (loaded?.of === person) return loaded.details;
+  return !online || unreachable === person ? "offline" : null;
 }
 
 /** Everything about one Sim: SPEC.md section 2, "Person details panel". */
@@ -141,7 +152,8 @@ export function PersonDetailsPanel({
   const heading = useRef<HTMLHeadingElement>(null);
   const [showLinkDetails, setShowLinkDetails] = useState(false);
   const name = simName(person);
-  const details = useDetails(person);
+  const fetched = useDetails(person);
+  const details = fetched === "offline" ? null : fetched;
 
   // A person's parents are recorded on the node where they are the node's person.
   const home = useMemo(
@@ -206,7 +218,7 @@ export function PersonDetailsPanel({
           <RichTextContent html={details.bio} className="text-sm text-neutral-800" />
         ) : (
           <p role="status" className="text-sm text-neutral-600">
-            Loading details…
+            {fetched === "offline" ? DETAILS_OFFLINE : "Loading details…"}
           </p>
         )}
 

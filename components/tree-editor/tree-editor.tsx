@@ -6,7 +6,15 @@ import { useFindController } from "@/components/find-sim/find-controller";
 import { FindSim } from "@/components/find-sim/find-sim";
 import { Button } from "@/components/ui/button";
 import { Loading } from "@/components/ui/loading";
-import { api, ApiRequestError, NOT_LOGGED_IN } from "@/lib/client/api";
+import {
+  api,
+  ApiRequestError,
+  isNetworkFailure,
+  NETWORK_FAILURES,
+  NOT_LOGGED_IN,
+} from "@/lib/client/api";
+import { keptEdits, KeptTreeWriter, type KeptTree } from "@/lib/client/kept-edits";
+import { keepEditorOffline } from "@/lib/client/offline-worker";
 import { useSession } from "@/lib/client/session";
 import { getToken } from "@/lib/client/session-store";
 import { notify } from "@/lib/client/toast";
@@ -28,17 +36,27 @@ import { DeleteTreeDialog } from "./delete-tree-dialog";
 import { EditorToolbar, TOOLBAR_HEIGHT } from "./editor-toolbar";
 import { historyKey, record, redo, startHistory, undo, type History } from "./history";
 import { EmptyTreeGuide, isEmptyTree } from "./empty-tree-guide";
+import { HeirsSaver, type HeirsStatus } from "./heirs-saver";
+import { retryDelay, storedText, type SaveStatus } from "./tree-saver";
 import { TreeWorkspace } from "./tree-workspace";
 import { EDITOR_ERROR, useTreeSave } from "./use-tree-save";
 
-// The node editor (and react-select with it) loads when a node is first edited, not with the
-// canvas: less script to run before the tree is painted.
-const NodeEditor = dynamic(() => import("./node-editor").then((loaded) => loaded.NodeEditor), {
+// The node editor (and react-select with it) loads after the canvas is painted, not with it:
+// less script to run before the tree is painted. It is fetched once the editor is idle, not when
+// a node is first edited, so that it opens offline too (issue 32).
+const loadNodeEditor = () => import("./node-editor");
+const NodeEditor = dynamic(() => loadNodeEditor().then((loaded) => loaded.NodeEditor), {
   ssr: false,
 });
 
 export const TREE_LOAD_ERROR = "Failed to get tree info";
+export const TREE_OFFLINE = "You're offline: the tree will load when the connection returns.";
+export const TREE_OFFLINE_KEPT =
+  "You're offline. Your changes to this tree are kept on this device and will be saved when the connection returns.";
 const HEIRS_ERROR = "Unknown error occurred saving the heirs";
+/** The longest wait between two loads of the tree while offline. */
+const LOAD_RETRY_MAX = 10_000;
+const KEEP_ERROR = "Your changes could not be kept on this device: keep this page open";
 
 /** Lays out the tree, timed in the performance timeline for the benchmark. */
 export function measuredLayout(data: TreeNode, people: ReadonlyMap<string, Person>): TreeLayout {
@@ -72,7 +90,20 @@ async function loadTree(treeId: string): Promise<{ tree: Tree; people: Person[] 
 }
 
 type Load =
-  { status: "loading" } | { status: "failed" } | { status: "ready"; tree: Tree; people: Person[] };
+  | { status: "loading" }
+  | { status: "failed" }
+  | { status: "offline"; kept: boolean }
+  | { status: "ready"; tree: Tree; people: Person[]; kept: KeptTree | undefined };
+
+/** What this device kept of the user's tree (nothing when another account kept it, or on error). */
+async function readKept(treeId: string, owner: string | null): Promise<KeptTree | undefined> {
+  try {
+    const kept = await keptEdits().read(treeId);
+    return kept && kept.owner === owner ? kept : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * On a full page load the tree and its people are requested as soon as this module runs, before
@@ -103,23 +134,46 @@ function takeLoad(treeId: string): ReturnType<typeof loadTree> {
 
 /** The tree editor page (/trees/{treeId}): loads the tree and its people, then edits them. */
 export function TreeEditor({ treeId }: { treeId: string }) {
-  const { ready } = useSession();
+  const { ready, username } = useSession();
   const router = useRouter();
   const [load, setLoad] = useState<Load>({ status: "loading" });
+  const [attempt, setAttempt] = useState(0);
+  // Offline, the load is tried again when the connection returns, and now and then meanwhile
+  // (a browser may think itself online on a network that reaches nothing).
+  const offline = load.status === "offline";
+  useEffect(() => {
+    if (!offline) return;
+    const again = () => {
+      setLoad({ status: "loading" });
+      setAttempt((count) => count + 1);
+    };
+    window.addEventListener("online", again);
+    const timer = setTimeout(again, Math.min(LOAD_RETRY_MAX, retryDelay(attempt)));
+    return () => {
+      window.removeEventListener("online", again);
+      clearTimeout(timer);
+    };
+  }, [offline, attempt]);
 
   useEffect(() => {
     if (!ready) return;
     let current = true;
-    takeLoad(treeId).then(
-      (loaded) => {
+    Promise.all([takeLoad(treeId), readKept(treeId, username)]).then(
+      ([loaded, kept]) => {
         // For the benchmark's breakdown: the tree and its people are read and parsed.
         performance.mark("heirloom:data");
-        if (current) setLoad({ status: "ready", ...loaded });
+        if (current) setLoad({ status: "ready", ...loaded, kept });
       },
       (error: unknown) => {
         if (!current) return;
-        setLoad({ status: "failed" });
         const cause = error instanceof LoadError ? error.cause : error;
+        if (isNetworkFailure(cause)) {
+          void readKept(treeId, username).then((kept) => {
+            if (current) setLoad({ status: "offline", kept: kept !== undefined });
+          });
+          return;
+        }
+        setLoad({ status: "failed" });
         const fallback = error instanceof LoadError ? error.fallback : EDITOR_ERROR;
         if (!(cause instanceof ApiRequestError)) {
           notify.error(fallback);
@@ -138,7 +192,7 @@ export function TreeEditor({ treeId }: { treeId: string }) {
     return () => {
       current = false;
     };
-  }, [ready, treeId, router]);
+  }, [ready, treeId, router, username, attempt]);
 
   if (load.status === "loading") {
     return (
@@ -147,16 +201,56 @@ export function TreeEditor({ treeId }: { treeId: string }) {
       </EditorFrame>
     );
   }
-  if (load.status === "failed") {
+  if (load.status === "failed" || load.status === "offline") {
     return (
       <EditorFrame>
         <p role="alert" className="p-8 text-center text-neutral-700">
-          {TREE_LOAD_ERROR}
+          {load.status === "failed"
+            ? TREE_LOAD_ERROR
+            : load.kept
+              ? TREE_OFFLINE_KEPT
+              : TREE_OFFLINE}
         </p>
       </EditorFrame>
     );
   }
-  return <LoadedTreeEditor tree={load.tree} people={load.people} />;
+  return (
+    <LoadedTreeEditor
+      tree={load.tree}
+      people={load.people}
+      kept={load.kept}
+      owner={username ?? ""}
+    />
+  );
+}
+
+/**
+ * Where the editor starts: the server's tree, or the structure and heirs this device kept when
+ * the network refused them. A kept structure edited from the version loaded is shown and sent; one
+ * edited from an older version is shown and sent with that version's If-Match, so a save made
+ * elsewhere meanwhile gives the conflict notice; one the server already holds (its save's answer
+ * was lost) is forgotten.
+ */
+function startingPoint(tree: Tree, kept: KeptTree | undefined) {
+  const structure = kept?.structure;
+  const landed =
+    structure !== undefined &&
+    structure.version !== tree.version &&
+    storedText(structure.data) === storedText(tree.data);
+  return {
+    data: structure && !landed ? structure.data : tree.data,
+    version: structure && !landed ? structure.version : tree.version,
+    landed,
+    heirs: kept?.heirs?.list,
+  };
+}
+
+/** The header's one status for the structure's and the heirs' saves: the one that needs saying. */
+function headerStatus(structure: SaveStatus, heirs: HeirsStatus): SaveStatus {
+  if (structure === "conflict" || structure === "error" || structure === "kept") return structure;
+  if (heirs === "kept") return "kept";
+  if (structure === "saving" || heirs === "saving") return "saving";
+  return structure;
 }
 
 /**
@@ -171,13 +265,32 @@ function EditorFrame({ children }: { children: React.ReactNode }) {
   );
 }
 
-function LoadedTreeEditor({ tree, people: loadedPeople }: { tree: Tree; people: Person[] }) {
+function LoadedTreeEditor({
+  tree,
+  people: loadedPeople,
+  kept,
+  owner,
+}: {
+  tree: Tree;
+  people: Person[];
+  kept: KeptTree | undefined;
+  owner: string;
+}) {
   const session = useSession();
+  const [start] = useState(() => startingPoint(tree, kept));
+  const [writer] = useState(() => {
+    const made = new KeptTreeWriter(keptEdits(), tree._id, owner, () =>
+      notify.error(KEEP_ERROR, "keep"),
+    );
+    // what it opened with is its own to release once the server has it
+    made.adopt(kept);
+    return made;
+  });
   // Grows when a Sim is created from the node editor's person picker.
   const [people, setPeople] = useState(loadedPeople);
   // Every structure edit goes through the history, so it can be undone; the autosave sends
   // whatever tree is present, an undone one included.
-  const [history, setHistory] = useState<History>(() => startHistory(tree.data));
+  const [history, setHistory] = useState<History>(() => startHistory(start.data));
   const data = history.present;
   const edit = useCallback(
     (change: (current: TreeNode) => TreeNode) =>
@@ -188,28 +301,77 @@ function LoadedTreeEditor({ tree, people: loadedPeople }: { tree: Tree; people: 
   const [editingKey, setEditingKey] = useState<string | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [deleting, setDeleting] = useState<"no" | "done">("no");
-  const save = useTreeSave({ treeId: tree._id, data, version: tree.version });
+  const save = useTreeSave({
+    treeId: tree._id,
+    data,
+    version: start.version,
+    saved: tree.data,
+    writer,
+  });
+  useEffect(() => {
+    // The kept structure is on the server already: the device forgets it.
+    if (start.landed) void writer.discard("structure");
+  }, [start.landed, writer]);
+  useEffect(() => {
+    // When the editor is idle: the node editor is fetched, so that a node can be edited offline,
+    // then the page and its files are kept for an offline reload (public/sw.js).
+    const prepare = () => {
+      void loadNodeEditor()
+        .then(keepEditorOffline)
+        .catch(() => undefined);
+    };
+    if (typeof window.requestIdleCallback === "function") {
+      const handle = window.requestIdleCallback(prepare);
+      return () => window.cancelIdleCallback(handle);
+    }
+    const timer = setTimeout(prepare, 200);
+    return () => clearTimeout(timer);
+  }, []);
 
   const peopleById = useMemo(() => new Map(people.map((person) => [person._id, person])), [people]);
   const layout = useMemo(() => measuredLayout(data, peopleById), [data, peopleById]);
   const find = useFindController();
   const generations = useMemo(() => buildKinship(data).generation, [data]);
-  const [heirs, setHeirs] = useState<readonly string[]>(tree.heirs ?? []);
+  const [heirs, setHeirs] = useState<readonly string[]>(start.heirs ?? tree.heirs ?? []);
+  const [heirsStatus, setHeirsStatus] = useState<HeirsStatus>(start.heirs ? "kept" : "saved");
+  const [heirsSaver] = useState(
+    () =>
+      new HeirsSaver({
+        heirs: tree.heirs ?? [],
+        kept: start.heirs,
+        send: (next) =>
+          api<{ heirs: string[] }>(`/api/trees/${encodeURIComponent(tree._id)}/heirs`, {
+            method: "PUT",
+            body: { heirs: next },
+            fallback: HEIRS_ERROR,
+            expect: NETWORK_FAILURES,
+          }).then((saved) => saved.heirs),
+        isNetworkFailure,
+        keep: (list) => void writer.keepHeirs(list),
+        release: () => void writer.release("heirs"),
+        onSaved: setHeirs,
+        onRefused: setHeirs,
+        onStatus: setHeirsStatus,
+      }),
+  );
+  useEffect(() => {
+    heirsSaver.resume();
+    const onOnline = () => heirsSaver.online();
+    window.addEventListener("online", onOnline);
+    return () => {
+      window.removeEventListener("online", onOnline);
+      heirsSaver.suspend();
+    };
+  }, [heirsSaver]);
   const onToggleHeir = useCallback(
     (personId: string) => {
       const next = toggleHeir(heirs, personId, (id) => generations.get(id));
       setHeirs(next);
-      api<{ heirs: string[] }>(`/api/trees/${encodeURIComponent(tree._id)}/heirs`, {
-        method: "PUT",
-        body: { heirs: next },
-        fallback: HEIRS_ERROR,
-      }).then(
-        (saved) => setHeirs(saved.heirs),
-        () => setHeirs(heirs),
-      );
+      heirsSaver.set(next);
     },
-    [heirs, generations, tree._id],
+    [heirs, generations, heirsSaver],
   );
+  const status = headerStatus(save.status, heirsStatus);
 
   // After a conflict the tree is shown read-only: nothing more could be saved.
   const readOnly = preview || save.status === "conflict";
@@ -284,7 +446,7 @@ function LoadedTreeEditor({ tree, people: loadedPeople }: { tree: Tree; people: 
         onPreviewChange={setPreview}
         onSave={() => void save.save()}
         onDelete={() => setConfirmDelete(true)}
-        status={save.status}
+        status={status}
         layout={layout}
         people={peopleById}
         title={tree.title}

@@ -1,15 +1,20 @@
 "use client";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
-import { api, ApiRequestError } from "@/lib/client/api";
+import { api, ApiRequestError, isNetworkFailure, NETWORK_FAILURES } from "@/lib/client/api";
+import type { KeptTreeWriter } from "@/lib/client/kept-edits";
 import { notify } from "@/lib/client/toast";
 import type { TreeNode } from "@/lib/schemas/tree";
 import { JSON_PATCH_TYPE } from "@/lib/tree/patch-limits";
+import { canvasTreeUrl, fromCanvasTree, type CanvasTree } from "./canvas-tree";
 import { AUTOSAVE_DELAY, TreeSaver, type SaveStatus } from "./tree-saver";
 
 export const EDITOR_ERROR = "Unknown error occurred";
 export const CONFLICT_MESSAGE =
   "This tree was changed in another tab or window, so your latest changes were not saved.";
+/** Said when Save Tree is pressed while the changes can only be kept on the device. */
+export const KEPT_MESSAGE =
+  "You're offline: your changes are kept on this device and will be saved when the connection returns.";
 
 /** How a server refuses a patch it cannot take (or a server without patches answers one). */
 const REFUSED_PATCH = [400, 413, 415, 422, 428];
@@ -22,7 +27,10 @@ export interface TreeSave {
   save: () => Promise<void>;
   /** Stops all saving (after the tree was deleted). */
   stop: () => void;
-  /** Reloads the page to get the newer tree, without the unsaved-changes warning. */
+  /**
+   * Reloads the page to get the newer tree, without the unsaved-changes warning; what this
+   * device kept of the structure is dropped (the player chose the other version).
+   */
   reload: () => void;
 }
 
@@ -37,10 +45,18 @@ export function useTreeSave({
   treeId,
   data,
   version,
+  saved = data,
+  writer,
 }: {
   treeId: string;
+  /** The structure shown: the server's, or what this device kept (then `saved` is the server's). */
   data: TreeNode;
+  /** The version `data` was edited from (the If-Match of its save). */
   version: number;
+  /** The server's structure as loaded. */
+  saved?: TreeNode;
+  /** Where changes the network refused are kept on the device. */
+  writer?: KeptTreeWriter;
 }): TreeSave {
   const router = useRouter();
   const [status, setStatus] = useState<SaveStatus>("saved");
@@ -49,7 +65,8 @@ export function useTreeSave({
   const [saver] = useState(
     () =>
       new TreeSaver({
-        data,
+        data: saved,
+        kept: data === saved ? undefined : data,
         version,
         delay: AUTOSAVE_DELAY,
         send: (tree, ifVersion) =>
@@ -58,7 +75,8 @@ export function useTreeSave({
             body: { data: tree },
             headers: { "If-Match": `"${ifVersion}"` },
             fallback: EDITOR_ERROR,
-            expect: [409],
+            // a network failure is kept and retried, without a toast
+            expect: [409, ...NETWORK_FAILURES],
           }),
         sendPatch: (operations, ifVersion) =>
           api<{ _id: string; version: number }>(`/api/trees/${encodeURIComponent(treeId)}`, {
@@ -67,7 +85,7 @@ export function useTreeSave({
             headers: { "If-Match": `"${ifVersion}"`, "content-type": JSON_PATCH_TYPE },
             fallback: EDITOR_ERROR,
             // a refused patch is sent again whole, without a toast
-            expect: [409, ...REFUSED_PATCH],
+            expect: [409, ...REFUSED_PATCH, ...NETWORK_FAILURES],
           }),
         isRefusedPatch: (error) =>
           error instanceof ApiRequestError && REFUSED_PATCH.includes(error.status),
@@ -82,6 +100,17 @@ export function useTreeSave({
           // A 403 has already logged the user out; without a token there is nothing to retry.
           if (error instanceof ApiRequestError && error.status === 401) router.push("/login");
         },
+        isNetworkFailure,
+        keep: (tree, fromVersion) => void writer?.keepStructure(tree, fromVersion),
+        release: () => void writer?.release("structure"),
+        onKept: () => notify.warning(KEPT_MESSAGE, "kept"),
+        readServer: async () => {
+          const answer = await api<CanvasTree>(canvasTreeUrl(encodeURIComponent(treeId)), {
+            silent: true,
+          });
+          const { tree } = fromCanvasTree(answer);
+          return { data: tree.data, version: tree.version };
+        },
       }),
   );
 
@@ -89,8 +118,22 @@ export function useTreeSave({
     saver.update(data);
   }, [saver, data]);
 
-  // Leaving the editor inside the app (a menu link) sends what is not saved yet.
-  useEffect(() => () => saver.flush(), [saver]);
+  // Leaving the editor inside the app (a menu link) sends what is not saved yet; what the
+  // network refuses then stays kept on the device for the next opening.
+  useEffect(() => {
+    saver.resume();
+    return () => {
+      saver.flush();
+      saver.suspend();
+    };
+  }, [saver]);
+
+  // Back online: kept changes go at once.
+  useEffect(() => {
+    const onOnline = () => saver.online();
+    window.addEventListener("online", onOnline);
+    return () => window.removeEventListener("online", onOnline);
+  }, [saver]);
 
   useEffect(() => {
     if (status === "saved") return;
@@ -111,7 +154,8 @@ export function useTreeSave({
     stop: () => saver.stop(),
     reload: () => {
       leaving.current = true;
-      window.location.reload();
+      const discarded = writer?.discard("structure") ?? Promise.resolve();
+      void discarded.finally(() => window.location.reload());
     },
   };
 }

@@ -1,6 +1,6 @@
 "use client";
 import type { Person } from "@/lib/schemas/person";
-import { api } from "./api";
+import { api, NETWORK_FAILURES } from "./api";
 
 // The editor loads what it draws (ADR 032): its people come as GET /api/people?tree=&fields=canvas
 // answers them (ids, avatars, names and links), with the tree in GET /api/trees/{id}?fields=canvas
@@ -50,8 +50,10 @@ export function loadPersonDetails(person: Person): Promise<Person> {
   if (!found) {
     found = api<Person>(`/api/people/${encodeURIComponent(person._id)}`, {
       fallback: "Failed to load this Sim's details",
+      // offline, the panel says so itself and asks again when the connection returns
+      expect: NETWORK_FAILURES,
     });
-    // a failure is shown by the toast and retried on the next opening
+    // a failure is shown by the toast (or the panel) and retried on the next opening
     found.catch(() => details.delete(person));
     details.set(person, found);
   }
