@@ -46,7 +46,7 @@ const isPlaceholder = (key: string) => key.startsWith("placeholder:");
  * states, and their "Age" row. Nothing is removed, and what the player wrote (bios, avatars, other
  * custom rows, placements) is kept. The writes are one transaction under the tree's lock;
  * `expectedVersion` (If-Match) is checked as for a structure save. The structure's merge runs in the
- * worker pool (sync-structure.ts, ADR 040).
+ * worker pool (sync-structure.ts, ADR 043).
  */
 export async function syncHousehold(
   ownerId: string,

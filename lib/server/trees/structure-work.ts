@@ -7,7 +7,7 @@ import { chunkedWrite } from "./structure-json";
 
 // The CPU work of writes to a whole structure, as pure functions of JSON text, so that a large
 // tree's runs in the worker pool (tasks.ts) and a small one's on the request thread, the same code
-// either way (issue 32, ADR 040). Nothing here imports the database or the HTTP layer: a worker
+// either way (issue 32, ADR 043). Nothing here imports the database or the HTTP layer: a worker
 // thread loads this module, and an error crosses between threads as its status and sentence.
 
 /**

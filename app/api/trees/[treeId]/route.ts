@@ -38,7 +38,7 @@ export const GET = withAuth<Params>(async ({ req, params, user }) => {
 
 /**
  * A `{data}` or details body. A large one (a whole tree of more than a few hundred Sims) is read,
- * validated and serialized in the worker pool when it is exactly `{data}` (issue 32, ADR 040);
+ * validated and serialized in the worker pool when it is exactly `{data}` (issue 32, ADR 043);
  * anything else is parsed here, with the usual errors.
  */
 async function readTreeBody(req: Request) {
