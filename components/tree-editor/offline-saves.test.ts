@@ -121,6 +121,23 @@ describe("TreeSaver offline", () => {
     expect(saver.currentVersion).toBe(4);
   });
 
+  it("keeps an edit made while changes are kept at once, before its save is sent", async () => {
+    const { saver, calls, kept, initial } = setup();
+    const one = addChild(initial, []);
+    saver.update(one);
+    await vi.advanceTimersByTimeAsync(1000);
+    calls[0]!.reject(new Offline());
+    await settle();
+
+    // a reload within the autosave delay finds the edit on the device
+    const two = addChild(one, []);
+    saver.update(two);
+    expect(kept.at(-1)).toEqual({ data: two, version: 3 });
+    expect(calls).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(calls[1]!).toMatchObject({ data: two, version: 3 });
+  });
+
   it("keeps newer changes made while a kept save was on its way, with the new version", async () => {
     const { saver, calls, kept, events, initial } = setup();
     const one = addChild(initial, []);

@@ -258,6 +258,9 @@ export class TreeSaver {
     this.latest = data;
     if (this.stopped || this.current === "conflict") return;
     this.clearTimer();
+    // While changes are kept, each edit is on the device at once, not only when its save is
+    // sent: a reload (or a closed tab) within the autosave delay would lose it otherwise.
+    if (this.keptMode && this.dirty) this.keepLatest();
     if (this.inFlight) return;
     if (!this.dirty) {
       this.leaveKeptMode();

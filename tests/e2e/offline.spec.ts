@@ -18,8 +18,9 @@ const KEPT = "Kept on this device, not saved yet";
 const OFFLINE_KEPT =
   "You're offline. Your changes to this tree are kept on this device and will be saved when the connection returns.";
 const DETAILS_OFFLINE = "You're offline: the details will load when the connection returns.";
+// The server's 409 detail, which the editor's conflict notice shows (as in write-conflicts.spec.ts)
 const CONFLICT =
-  "This tree was changed in another tab or window, so your latest changes were not saved.";
+  "This tree was changed somewhere else (another tab or device). Reload to get the latest version.";
 
 const VIEWPORTS = [
   { width: 1440, height: 900 },
