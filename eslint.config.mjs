@@ -35,6 +35,7 @@ export const BOTH_WORLDS = [
   "lib/server/backup/tar.ts",
   "lib/server/concurrency.ts",
   "lib/server/data-lock.ts",
+  "lib/server/private-files.ts",
   "lib/server/gallery/gallery-cache.ts",
   "lib/server/gallery/gallery-pages-secret.ts",
   "lib/server/gallery/gallery-read.ts",
