@@ -163,11 +163,21 @@ describe("every message", () => {
   );
 
   it("pick the plural form by count, and write the number through Intl", () => {
-    const t = createTranslator({ locale: "ru", messages: readCatalog("ru"), namespace: "Home" });
+    // The catalog is read as plain JSON, so its messages' arguments are not typed here.
+    type Translate = (key: string, values: Record<string, number>) => string;
+    const t = createTranslator({
+      locale: "ru",
+      messages: readCatalog("ru"),
+      namespace: "Home",
+    }) as unknown as Translate;
     expect(t("growText", { count: 1 })).toContain("1 поколение");
     expect(t("growText", { count: 3 })).toContain("3 поколения");
     expect(t("growText", { count: 10 })).toContain("10 поколений");
-    const de = createTranslator({ locale: "de", messages: readCatalog("de"), namespace: "Home" });
+    const de = createTranslator({
+      locale: "de",
+      messages: readCatalog("de"),
+      namespace: "Home",
+    }) as unknown as Translate;
     expect(de("growText", { count: 1000 })).toContain("1.000 Generationen");
   });
 });
