@@ -120,13 +120,13 @@ for (const size of SIZES) {
 
       const lifeStates = page.getByRole("combobox", { name: "Life States", exact: true });
       await lifeStates.fill("Sim");
-      await expect(page.getByRole("option").first()).toHaveText("Sim");
+      await expect(page.getByRole("listbox").getByRole("option").first()).toHaveText("Sim");
       await lifeStates.press("Enter");
       await expect(chips("Life States")).toHaveText(["Sim"]);
 
       const traits = page.getByRole("combobox", { name: "Traits", exact: true });
       await traits.fill("Rom");
-      const options = page.getByRole("option");
+      const options = page.getByRole("listbox").getByRole("option");
       await expect(options.first()).toHaveText("Romantic");
       const texts = await options.allTextContents();
       expect(texts.indexOf("Romantic")).toBeLessThan(

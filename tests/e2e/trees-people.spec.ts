@@ -65,7 +65,7 @@ async function uploadAndCrop(
 async function choose(page: Page, label: string, value: string) {
   const input = page.getByRole("combobox", { name: label, exact: true });
   await input.fill(value);
-  await expect(page.getByRole("option").first()).toBeVisible();
+  await expect(page.getByRole("listbox").getByRole("option").first()).toBeVisible();
   await input.press("Enter");
   await expect(chips(page, label).getByText(value, { exact: true })).toBeVisible();
 }
