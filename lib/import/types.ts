@@ -60,7 +60,19 @@ export interface ImportedTree {
   families?: number;
 }
 
-/** A file that cannot be imported. The message is shown to the player as the error's detail. */
+/**
+ * A file that cannot be imported. The message is shown to the player as the error's detail.
+ * Recognised by a registered brand, not by class identity: the worker pool is one per process,
+ * made by whichever module graph asked first (Next's instrumentation warms it at start, issue 32),
+ * and the ImportError it throws must still be one to a route handler's `instanceof`.
+ */
+const BRAND = Symbol.for("heirloom.ImportError");
+
 export class ImportError extends Error {
   override name = "ImportError";
+  readonly [BRAND] = true;
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === "object" && value !== null && BRAND in value;
+  }
 }
