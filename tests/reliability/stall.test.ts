@@ -8,6 +8,7 @@
 // attacker sending it over and over (ATTACK_MS), four at once for the public reads, and the version
 // answers must keep coming while that attack runs. A server that dies fails its case cleanly; the
 // next case restarts it.
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { genealogyGedcom, nestedGedcom } from "./support/big-gedcom";
 import { signUp, type Answer } from "./support/client";
@@ -221,13 +222,18 @@ for (const engine of ENGINES) {
       const { overlap, attack: syncs } = await attack(() => syncSave(server.url, tree, newer));
       expectResponsive(overlap, [200]);
       expect(new Set(syncs.statuses)).toEqual(new Set([200]));
-      // the new Sim was added once: one more sync finds every Sim of the save in the tree (sent
-      // with the tree's current version: the attack's last answer may have been cut off)
-      const current = await heavyRequest(server.url, "GET", `/api/trees/${tree.treeId}`, {
-        token: tree.token,
-      });
-      tree.etag = current.headers?.get("etag") ?? tree.etag;
-      const again = await syncSave(server.url, tree, newer);
+      // the new Sim was added once: one more sync finds every Sim of the save in the tree. The
+      // attack's last sync may still be running on the server after its answer was cut off, and
+      // its save then makes this one's version stale (409): asked again with the current version.
+      let again = await syncSave(server.url, tree, newer);
+      for (let attempt = 0; attempt < 10 && again.status === 409; attempt += 1) {
+        await sleep(1000);
+        const current = await heavyRequest(server.url, "GET", `/api/trees/${tree.treeId}`, {
+          token: tree.token,
+        });
+        tree.etag = current.headers?.get("etag") ?? tree.etag;
+        again = await syncSave(server.url, tree, newer);
+      }
       expect(again.status).toBe(200);
       const changes = (again.body as { changes: { added: unknown[]; unchanged: number } }).changes;
       expect(changes.added).toEqual([]);
