@@ -10,6 +10,6 @@ describe("ImportError", () => {
     expect(error instanceof first.ImportError).toBe(true);
     expect(error.message).toBe("This file is not a Sims 4 save.");
     expect(new Error("other") instanceof first.ImportError).toBe(false);
-    expect(null instanceof first.ImportError).toBe(false);
+    expect((null as unknown as object) instanceof first.ImportError).toBe(false);
   });
 });
