@@ -19,7 +19,7 @@ import {
 } from "./structure-cache";
 import { type ChunkedWrite, chunkedWrite, forgetNodeJson, readStoredParts } from "./structure-json";
 import { type StructureSize, measureStructure } from "./structure-size";
-import type { PreparedStructure } from "./structure-work";
+import { type PreparedStructure, peopleOf } from "./structure-work";
 import { type StoredWrite, preparedWrite, writeChunks } from "./write-tree-data";
 
 export const TREE_CONFLICT =
@@ -27,16 +27,7 @@ export const TREE_CONFLICT =
 
 /** Every person id the structure refers to: node people, partners, parents and adoptive parents. */
 export function referencedPeople(root: TreeNode): Set<string> {
-  const ids = new Set<string>();
-  const stack: TreeNode[] = [root];
-  for (let node = stack.pop(); node; node = stack.pop()) {
-    if (node.person) ids.add(node.person._id);
-    for (const partner of node.partners) for (const p of partner.people) ids.add(p._id);
-    for (const p of node.parents) ids.add(p._id);
-    for (const p of node.adoptiveParents) ids.add(p._id);
-    for (const child of node.children) stack.push(child);
-  }
-  return ids;
+  return new Set(peopleOf(root));
 }
 
 /** Refuses a structure that places people who are not (or no longer) in the tree. */
