@@ -180,7 +180,7 @@ export class WorkerPool {
     });
     port1.unref();
     const started = performance.now();
-    let answer: TaskAnswer<TaskOutput<K>>;
+    let answer: TaskAnswer<TaskOutput<K>> | undefined;
     try {
       answer = (await this.pool.run(
         { name, input, started: port2 },
@@ -191,8 +191,11 @@ export class WorkerPool {
     } finally {
       clearTimeout(timer);
       port1.close();
-      // the task's time on its thread, charged to the caller's meter (worker-time.ts; issue 32)
-      if (startedAt !== undefined) chargeWorkerTime(performance.now() - startedAt);
+      // The task's time on its thread, charged to the caller's meter (worker-time.ts; issue 32):
+      // as the thread measured it when it answered (its "started" message can arrive after its
+      // answer), else from that message to now (a task that threw or was stopped).
+      if (answer) chargeWorkerTime(answer.ms);
+      else if (startedAt !== undefined) chargeWorkerTime(performance.now() - startedAt);
     }
     logger.debug({ task: name, ms: Math.round(performance.now() - started) }, "worker task");
     if (!answer.ok) throw new ImportError(answer.importError);

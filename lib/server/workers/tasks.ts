@@ -83,7 +83,10 @@ export type TaskInput<K extends TaskName> = Parameters<(typeof TASKS)[K]>[0];
 export type TaskOutput<K extends TaskName> = Awaited<ReturnType<(typeof TASKS)[K]>>;
 
 /** What a task answers: its value, or an expected failure with the sentence the player sees. */
-export type TaskAnswer<T> = { ok: true; value: T } | { ok: false; importError: string };
+export type TaskAnswer<T> = ({ ok: true; value: T } | { ok: false; importError: string }) & {
+  /** Milliseconds the task ran on this thread, charged to whoever asked (worker-time.ts). */
+  ms: number;
+};
 
 export interface TaskMessage {
   name: TaskName;
@@ -96,15 +99,18 @@ export interface TaskMessage {
 export async function runTask(message: TaskMessage): Promise<unknown> {
   message.started.postMessage("started");
   message.started.close();
+  const startedAt = performance.now();
   let answer: TaskAnswer<unknown>;
   try {
     const task = TASKS[message.name] as (input: unknown) => unknown;
-    answer = { ok: true, value: await task(message.input) };
+    const value = await task(message.input);
+    answer = { ok: true, value, ms: performance.now() - startedAt };
   } catch (error) {
     // An Error's class does not survive the trip between threads: a file that cannot be read
     // travels as its sentence. Anything else is thrown (the pool logs it; the route answers 500).
-    if (error instanceof ImportError) answer = { ok: false, importError: error.message };
-    else throw error;
+    if (error instanceof ImportError) {
+      answer = { ok: false, importError: error.message, ms: performance.now() - startedAt };
+    } else throw error;
   }
   const transfer = answer.ok ? transferables(answer.value) : [];
   // Marked movable: the buffers in `transfer` move to the request thread instead of a copy.
