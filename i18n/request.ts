@@ -2,6 +2,7 @@ import { cookies, headers } from "next/headers";
 import { getRequestConfig } from "next-intl/server";
 import type { AbstractIntlMessages } from "next-intl";
 import { chooseLocale, LOCALE_COOKIE } from "@/lib/i18n/locales";
+import { CATALOG_PARTS } from "@/lib/i18n/parts";
 
 /**
  * next-intl's configuration for each request (found through next-intl/plugin in next.config.ts).
@@ -15,8 +16,12 @@ export default getRequestConfig(async () => {
     cookie: cookieStore.get(LOCALE_COOKIE)?.value,
     acceptLanguage: headerList.get("accept-language"),
   });
-  const messages = (await import(`../messages/${locale}.json`)) as {
-    default: AbstractIntlMessages;
-  };
-  return { locale, messages: messages.default };
+  // each part of the catalog is its own module (lib/i18n/parts.ts); their namespaces never overlap
+  const parts = await Promise.all(
+    CATALOG_PARTS.map(
+      (part) =>
+        import(`../messages/${locale}/${part}.json`) as Promise<{ default: AbstractIntlMessages }>,
+    ),
+  );
+  return { locale, messages: Object.assign({}, ...parts.map((part) => part.default)) };
 });

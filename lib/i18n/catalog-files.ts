@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { CATALOG_PARTS } from "./parts";
 
 /**
  * Reading the catalogs and the code that names their keys, for the catalog tests
@@ -16,13 +17,32 @@ export const MESSAGES_DIR = path.join(ROOT, "messages");
 
 export type Catalog = { [key: string]: string | Catalog };
 
-export function readCatalog(locale: string): Catalog {
-  return JSON.parse(readFileSync(path.join(MESSAGES_DIR, `${locale}.json`), "utf8")) as Catalog;
+/** One part of a locale's catalog (messages/<locale>/<part>.json). */
+export function readCatalogPart(locale: string, part: string): Catalog {
+  return JSON.parse(
+    readFileSync(path.join(MESSAGES_DIR, locale, `${part}.json`), "utf8"),
+  ) as Catalog;
 }
 
-/** The catalog files present, by locale. */
+/** A locale's whole catalog: its parts merged, as i18n/request.ts merges them. */
+export function readCatalog(locale: string): Catalog {
+  return Object.assign(
+    {},
+    ...CATALOG_PARTS.map((part) => readCatalogPart(locale, part)),
+  ) as Catalog;
+}
+
+/** The catalog folders present, by locale. */
 export function catalogLocales(): string[] {
-  return readdirSync(MESSAGES_DIR)
+  return readdirSync(MESSAGES_DIR, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
+}
+
+/** The part files of a locale's folder. */
+export function catalogParts(locale: string): string[] {
+  return readdirSync(path.join(MESSAGES_DIR, locale))
     .filter((name) => name.endsWith(".json"))
     .map((name) => name.slice(0, -".json".length))
     .sort();

@@ -12,14 +12,17 @@ import { createTranslator } from "next-intl";
 import { describe, expect, it } from "vitest";
 import {
   catalogLocales,
+  catalogParts,
   flatten,
   readCatalog,
+  readCatalogPart,
   ROOT,
   scanKeys,
   scanSource,
   type KeyScan,
 } from "./catalog-files";
 import { LOCALES } from "./locales";
+import { CATALOG_PARTS } from "./parts";
 
 const english = flatten(readCatalog("en"));
 
@@ -27,6 +30,31 @@ describe("the catalogs", () => {
   it("are one per language of the game, and no other", () => {
     expect(catalogLocales()).toEqual([...LOCALES].sort());
   });
+
+  it.each(LOCALES)("%s is kept in the listed parts, each namespace in one part", (locale) => {
+    expect(catalogParts(locale)).toEqual([...CATALOG_PARTS].sort());
+    const owner = new Map<string, string>();
+    const twice: string[] = [];
+    for (const part of CATALOG_PARTS) {
+      for (const namespace of Object.keys(readCatalogPart(locale, part))) {
+        const first = owner.get(namespace);
+        if (first) twice.push(`${namespace} in ${first} and ${part}`);
+        owner.set(namespace, part);
+      }
+    }
+    expect(twice).toEqual([]);
+  });
+
+  it.each(LOCALES.filter((locale) => locale !== "en"))(
+    "%s keeps each namespace in the part English keeps it in",
+    (locale) => {
+      for (const part of CATALOG_PARTS) {
+        expect(Object.keys(readCatalogPart(locale, part)).sort()).toEqual(
+          Object.keys(readCatalogPart("en", part)).sort(),
+        );
+      }
+    },
+  );
 
   it.each(LOCALES.filter((locale) => locale !== "en"))(
     "%s has every key of English, and no other",

@@ -1,6 +1,6 @@
 /**
  * The eighteen interface languages of The Sims 4, as BCP 47 tags (docs/decisions/041-languages.md).
- * Each has a catalog at messages/<locale>.json. No URL carries a locale: it is chosen per request
+ * Each has a catalog at messages/<locale>/*.json. No URL carries a locale: it is chosen per request
  * from the account's setting, the NEXT_LOCALE cookie, then Accept-Language (chooseLocale).
  */
 export const LOCALES = [

@@ -3,7 +3,7 @@ import { LOCALES } from "@/lib/i18n/locales";
 import { e2e } from "./support/config";
 import { docScreenshot } from "./support/screenshots";
 
-/** What the home page says in each language the tests read (messages/<locale>.json). */
+/** What the home page says in each language the tests read (messages/<locale>/*.json). */
 const HOME = {
   en: { welcome: "Welcome to Heirloom", home: "Home", menu: "Language" },
   de: { welcome: "Willkommen bei Heirloom", home: "Startseite", menu: "Sprache" },
