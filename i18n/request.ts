@@ -23,5 +23,7 @@ export default getRequestConfig(async () => {
         import(`../messages/${locale}/${part}.json`) as Promise<{ default: AbstractIntlMessages }>,
     ),
   );
-  return { locale, messages: Object.assign({}, ...parts.map((part) => part.default)) };
+  const messages: AbstractIntlMessages = {};
+  for (const part of parts) Object.assign(messages, part.default);
+  return { locale, messages };
 });
