@@ -8,6 +8,7 @@ export const CATALOG_PARTS = [
   "common",
   "legacy",
   "game",
+  "sync",
   "editor",
   "account",
   "public",
