@@ -1,7 +1,7 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
-// Vitest 5's reporter calls Map.groupBy, which Node 20 lacks (Node 21+ has it).
+// Vitest 4.1's reporter calls Map.groupBy, which Node 20 lacks (Node 21+ has it).
 const mapWithGroupBy = Map as unknown as { groupBy?: unknown };
 mapWithGroupBy.groupBy ??= <K, V>(items: Iterable<V>, key: (item: V, index: number) => K) => {
   const groups = new Map<K, V[]>();
