@@ -7,7 +7,12 @@ import { type RateLimitRule, enforceRateLimit } from "@/lib/server/rate-limit";
 import { runInWorker } from "@/lib/server/workers/pool";
 import { TREE_NOT_FOUND } from "./get-tree";
 import { readTreeText } from "./read-tree-data";
-import { OFF_THREAD_CHARS, StructureRefusal, orderHeirs } from "./structure-work";
+import {
+  type HeirsContext,
+  OFF_THREAD_CHARS,
+  StructureRefusal,
+  orderHeirs,
+} from "./structure-work";
 import { structureAnswer } from "./write-tree-data";
 
 /**
@@ -41,7 +46,8 @@ export async function getTreeHeirs(ownerId: string, treeId: string): Promise<{ h
 
 /**
  * Replaces the heirs of the owner's tree. Each must be a Sim placed in the tree, and no two in
- * the same generation (422 otherwise); they are stored oldest generation first. The structure is
+ * the same generation (422 otherwise) unless both were stored already (orderHeirs: a recount of
+ * the generations must not lock the player out); they are stored oldest generation first. The structure is
  * not touched, nor its version: the original client's full saves neither see nor drop heirs.
  * Rate-limited per account (HEIRS_PER_ACCOUNT); a large tree is checked in the worker pool.
  */
@@ -54,15 +60,16 @@ export async function setTreeHeirs(
   if (!objectId.safeParse(treeId).success) throw notFound(TREE_NOT_FOUND);
   const row = await db.tree.findFirst({
     where: { id: treeId, ownerId, deletedAt: null },
-    select: { id: true },
+    select: { heirs: true },
   });
   if (!row) throw notFound(TREE_NOT_FOUND);
+  const context: HeirsContext = { stored: heirsOf(row.heirs) };
   // validated by treeData before it was stored
   const text = (await readTreeText(db, treeId))!;
   const ordered =
     text.length > OFF_THREAD_CHARS
-      ? structureAnswer(await runInWorker("heirs", { text, heirs }))
-      : orderHere(text, heirs);
+      ? structureAnswer(await runInWorker("heirs", { text, heirs, context }))
+      : orderHere(text, heirs, context);
   const updated = await db.tree.updateMany({
     where: { id: treeId, ownerId, deletedAt: null },
     data: { heirs: ordered },
@@ -72,9 +79,9 @@ export async function setTreeHeirs(
 }
 
 /** orderHeirs on the request thread, for a small tree, its refusal thrown as the ApiError. */
-function orderHere(text: string, heirs: string[]): string[] {
+function orderHere(text: string, heirs: string[], context: HeirsContext): string[] {
   try {
-    return orderHeirs(JSON.parse(text) as TreeNode, heirs);
+    return orderHeirs(JSON.parse(text) as TreeNode, heirs, context);
   } catch (error) {
     if (error instanceof StructureRefusal) throw new ApiError(error.status, error.detail);
     throw error;

@@ -108,22 +108,36 @@ export function prepareTreeBody(text: string): PreparedStructure | null {
   return prepareStructure(treeData.parse((body as { data: unknown }).data));
 }
 
+/** What `orderHeirs` reads beside the structure: the heirs stored now and the legacy's founder. */
+export interface HeirsContext {
+  /** The heirs the tree holds before this write. */
+  stored?: readonly string[];
+  /** The founder the generations are counted from (the legacy's settings); default the root's Sim. */
+  founder?: string | null;
+}
+
 /**
- * The heirs in generation order, oldest first, checked against the stored structure: each must be
- * a Sim placed in the tree, and no two in one generation (422 otherwise).
+ * The heirs in generation order, oldest first (in the order sent within a generation), checked
+ * against the stored structure: each must be a Sim placed in the tree, and no two in one
+ * generation (422 otherwise), except heirs who were all stored already: generations are counted
+ * again when the rule (ADR 040), the structure or the founder changes, so two heirs marked in
+ * different generations can come to share one. Refusing them would refuse every later write of
+ * the heirs, and the player could not even un-mark one (issue 33); they are kept until the player
+ * marks a new heir in that generation or un-marks one of them.
  */
-export function orderHeirs(data: TreeNode, heirs: string[]): string[] {
-  const kin = buildKinship(data);
-  const byGeneration = new Map<number, string>();
+export function orderHeirs(data: TreeNode, heirs: string[], context: HeirsContext = {}): string[] {
+  const kin = context.founder ? buildKinship(data, context.founder) : buildKinship(data);
+  const stored = new Set(context.stored ?? []);
+  const byGeneration = new Map<number, string[]>();
   for (const id of heirs) {
     const generation = kin.generation.get(id);
     if (generation === undefined) {
       throw new StructureRefusal(422, `The heir ${id} is not placed in this tree`);
     }
-    if (byGeneration.has(generation)) {
-      throw new StructureRefusal(422, `Generation ${generation} can have only one heir`);
-    }
-    byGeneration.set(generation, id);
+    const same = byGeneration.get(generation);
+    if (same === undefined) byGeneration.set(generation, [id]);
+    else if (stored.has(id) && same.every((other) => stored.has(other))) same.push(id);
+    else throw new StructureRefusal(422, `Generation ${generation} can have only one heir`);
   }
-  return [...byGeneration].sort((a, b) => a[0] - b[0]).map(([, id]) => id);
+  return [...byGeneration].sort((a, b) => a[0] - b[0]).flatMap(([, ids]) => ids);
 }

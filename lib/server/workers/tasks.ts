@@ -13,7 +13,12 @@ import type { Tree } from "@/lib/schemas/tree";
 import { prepareImport, type ImportSource } from "@/lib/server/import/prepare-import";
 import { mergeHouseholdTask } from "@/lib/server/import/sync-structure";
 import type { TreeNode } from "@/lib/schemas/tree";
-import { answerOf, orderHeirs, prepareTreeBody } from "@/lib/server/trees/structure-work";
+import {
+  type HeirsContext,
+  answerOf,
+  orderHeirs,
+  prepareTreeBody,
+} from "@/lib/server/trees/structure-work";
 import { listSims4Households, parseSims4 } from "@/lib/sims4";
 import { looksLikeSims4, NOT_A_SAVE } from "@/lib/sims4/sniff";
 import { drawOgCard } from "@/lib/server/published/og-image";
@@ -72,8 +77,8 @@ export const TASKS = {
    */
   treeBody: (input: { text: string }) => answerOf(() => prepareTreeBody(input.text)),
   /** A large stored structure's text and the heirs asked for → the heirs in generation order. */
-  heirs: (input: { text: string; heirs: string[] }) =>
-    answerOf(() => orderHeirs(JSON.parse(input.text) as TreeNode, input.heirs)),
+  heirs: (input: { text: string; heirs: string[]; context?: HeirsContext }) =>
+    answerOf(() => orderHeirs(JSON.parse(input.text) as TreeNode, input.heirs, input.context)),
   /** A stored structure's text and a newer save's household → the synced structure's chunks. */
   syncStructure: mergeHouseholdTask,
 } as const;
