@@ -11,7 +11,7 @@ export async function parseImportFile(
   bytes: ZipInput,
   format?: ImportFormat,
   limits?: ZipLimits,
-  options: { fileName?: string; household?: string } = {},
+  options: { fileName?: string; household?: string; households?: string[] } = {},
 ): Promise<ImportedTree> {
   switch (format ?? detectFormat(bytes, limits)) {
     case "plumtree":
@@ -27,7 +27,10 @@ export async function parseImportFile(
     }
     case "sims4": {
       const { parseSims4 } = await import("@/lib/sims4");
-      return parseSims4(bytesOf(bytes), { household: options.household });
+      return parseSims4(bytesOf(bytes), {
+        household: options.household,
+        households: options.households,
+      });
     }
   }
 }

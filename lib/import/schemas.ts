@@ -2,6 +2,13 @@ import { z } from "zod";
 import { TITLE_MAX } from "@/lib/schemas/tree";
 import { IMPORT_FORMATS } from "./detect";
 
+const householdId = z
+  .string()
+  .regex(/^\d{1,20}$/, "household must be a household id: a decimal number");
+
+/** Households one import may merge (a save holds at most SIMS4_LIMITS.maxHouseholds). */
+export const MAX_HOUSEHOLDS_PER_IMPORT = 1_000;
+
 /** POST /api/trees/import?format=&title= */
 export const importQuery = z.object({
   format: z
@@ -15,9 +22,14 @@ export const importQuery = z.object({
   /** The name of the file the player chose: a GEDCOM file without a title of its own is named after it. */
   fileName: z.string().max(1_000, "fileName can be at most 1000 characters").optional(),
   /** The Sims 4 household to import from a save (a decimal id); without it, the active one. */
-  household: z
-    .string()
-    .regex(/^\d{1,20}$/, "household must be a household id: a decimal number")
+  household: householdId.optional(),
+  /**
+   * Several households into one tree: the route reads every `household` parameter of the query
+   * (`?household=A&household=B`) into this list (issue 34).
+   */
+  households: z
+    .array(householdId)
+    .max(MAX_HOUSEHOLDS_PER_IMPORT, `An import can take at most ${MAX_HOUSEHOLDS_PER_IMPORT} households`)
     .optional(),
 });
 export type ImportQuery = z.infer<typeof importQuery>;

@@ -3,8 +3,14 @@
 // right couple with their biological parents set, culled ancestors and placeholder parents kept.
 import { ImportError, type ImportedPerson, type ImportedTree } from "@/lib/import/types";
 import { SUGGESTIONS } from "@/lib/suggestions";
-import { TREE_LIMITS, type PartnerType, type PersonRef, type TreeNode } from "@/lib/schemas/tree";
-import { buildFamilyGraph, familyOf, householdMembers, type FamilyGraph } from "./family";
+import {
+  TITLE_MAX,
+  TREE_LIMITS,
+  type PartnerType,
+  type PersonRef,
+  type TreeNode,
+} from "@/lib/schemas/tree";
+import { buildFamilyGraph, familyOf, type FamilyGraph } from "./family";
 import { SIMS4_LIMITS } from "./limits";
 import type { Sims4Save, Sims4Sim } from "./model";
 import { PERSONALITY_TRAITS } from "./traits";
@@ -28,6 +34,26 @@ export const OCCULT_LIFE_STATES: readonly [number, string][] = [
   [16, "Spellcaster"],
   [32, "Werewolf"],
 ];
+/**
+ * SimData.extended_species (field 60) to life states. Established from the 2019 save's eleven
+ * non-human Sims: every one holding 2 carries the game's hidden traits SPECIES_DOG and
+ * SPECIES_EXTENDED_LARGE_DOGS (ids in the Community Library's traits_enum.py), every one holding 3
+ * SPECIES_CAT, the one holding 4 SPECIES_DOG and SPECIES_EXTENDED_SMALL_DOGS, and all 138 Sims
+ * holding 1 none of them; so the Delgatos' Blue is a dog and Bartholomew B. Bittlebun Sr. a cat.
+ * 5 and 6 follow the game's SpeciesExtended enum (FOX, then HORSE since Horse Ranch); no real
+ * save here holds them. Fox and Horse are not among the suggestions and come in as typed.
+ */
+export const SPECIES_LIFE_STATES: ReadonlyMap<number, string> = new Map([
+  [2, "Dog"],
+  [3, "Cat"],
+  [4, "Dog"],
+  [5, "Fox"],
+  [6, "Horse"],
+]);
+
+/** A pet: a Sim whose species the save gives and is not human. */
+export const isPet = (sim: Sims4Sim): boolean => SPECIES_LIFE_STATES.has(sim.species ?? 1);
+
 /**
  * Aspiration tuning ids (SimData.primary_aspiration) whose names are established. No public table
  * of them exists (neither the Sims 4 Community Library's enums nor LlamaLogic's definitions list
@@ -83,7 +109,12 @@ export function simPerson(sim: Sims4Sim): ImportedPerson & { gameId: string } {
     bio: "",
     traits: [...traits],
     aspirations: aspiration ? [aspiration] : [],
-    lifeStates: OCCULT_LIFE_STATES.filter(([bit]) => sim.occult & bit).map(([, name]) => name),
+    lifeStates: [
+      ...(sim.species !== null && SPECIES_LIFE_STATES.has(sim.species)
+        ? [SPECIES_LIFE_STATES.get(sim.species)!]
+        : []),
+      ...OCCULT_LIFE_STATES.filter(([bit]) => sim.occult & bit).map(([, name]) => name),
+    ],
     custom,
     avatar: null,
   };
@@ -119,9 +150,7 @@ class Layout {
   ) {
     for (const id of family) {
       if (id.startsWith("placeholder:")) {
-        const [, childId, what] = id.split(":");
-        const slot = graph.parents.get(childId!)?.[what === "mother" ? 0 : 1];
-        this.parentsOf.set(id, slot?.kind === "placeholder" ? slot.parents : []);
+        this.parentsOf.set(id, graph.placeholders.get(id) ?? []);
       } else {
         const slots = graph.parents.get(id) ?? [null, null];
         this.parentsOf.set(
@@ -253,6 +282,11 @@ class Layout {
     }
   }
 
+  private petRank(id: string): number {
+    const sim = this.graph.sims.get(id);
+    return sim && isPet(sim) ? 1 : 0;
+  }
+
   /** Founders (no known parents), the household's eldest line first. */
   founderOrder(members: ReadonlySet<string>): string[] {
     const founders = this.family.filter((id) => (this.parentsOf.get(id) ?? []).length === 0);
@@ -301,7 +335,16 @@ class Layout {
         const [db, rb, sb] = rank(b.id);
         const placeholder =
           Number(a.id.startsWith("placeholder:")) - Number(b.id.startsWith("placeholder:"));
-        return db - da || rb - ra || sb - sa || placeholder || a.index - b.index;
+        // a household's Sims lead its tree, its pets never (the Linx cats' mother Josie is not
+        // the root over Katarina Linx)
+        return (
+          this.petRank(a.id) - this.petRank(b.id) ||
+          db - da ||
+          rb - ra ||
+          sb - sa ||
+          placeholder ||
+          a.index - b.index
+        );
       })
       .map(({ id }) => id);
   }
@@ -326,20 +369,47 @@ export function pickHousehold(
 }
 
 export interface Sims4ImportOptions {
+  /** One household (a decimal id); `households` wins where both are given. */
   household?: string | null;
+  /**
+   * Several households into one tree (issue 34): their families are merged by game id, so a Sim
+   * in two of them comes in once. Empty or absent: `household`, else the save's active one.
+   */
+  households?: readonly string[] | null;
 }
 
-/** Builds the ImportedTree of a household's family. */
+/** The households an import asks for, each checked against the save, in the order asked. */
+export function pickHouseholds(
+  save: Sims4Save,
+  options: Sims4ImportOptions = {},
+): { id: string; name: string }[] {
+  const wanted = options.households?.length ? [...new Set(options.households)] : [options.household];
+  return wanted.map((id) => pickHousehold(save, id));
+}
+
+/** Builds the ImportedTree of one or more households' families. */
 export function buildHouseholdTree(
   save: Sims4Save,
   options: Sims4ImportOptions = {},
 ): ImportedTree {
-  const household = pickHousehold(save, options.household);
+  const households = pickHouseholds(save, options);
   const graph = buildFamilyGraph(save);
-  const members = householdMembers(save, household.id);
+  const wanted = new Set(households.map((h) => h.id));
+  const members = save.sims.filter((sim) => wanted.has(sim.householdId)).map((sim) => sim.id);
   if (members.length === 0) {
-    throw new ImportError(`The household "${household.name}" has no Sims in this save.`);
+    throw new ImportError(
+      households.length === 1
+        ? `The household "${households[0]!.name}" has no Sims in this save.`
+        : "These households have no Sims in this save.",
+    );
   }
+  const household = {
+    name: households
+      .map((h) => h.name)
+      .filter((name) => name !== "")
+      .join(", ")
+      .slice(0, TITLE_MAX),
+  };
   const family = familyOf(graph, members);
   const inFamily = new Set(family);
   const people: ImportedPerson[] = [];

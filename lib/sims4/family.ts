@@ -1,7 +1,9 @@
 // The family the game knows: Sims joined, transitively, through mother, father and partner links,
-// including culled Sims named by the family-tree graph. A parent the save no longer holds, whose
-// own parents it still knows (a grandparent link), stands as an unnamed placeholder through which
-// the family goes on.
+// including culled Sims named by the family-tree graph. A parent the save no longer holds stands as
+// an unnamed placeholder through which the family goes on, where the save still says something of
+// them: their own parents (a grandparent link), or two or more children naming the same parent id
+// (Lilith and Caleb Vatore name one mother the 2019 save no longer holds: they are siblings, not
+// strangers, and neither is the other's child).
 //
 // Every walk is linear in the Sims and links it visits (issue 32, finding 2: children were added
 // with Array.includes, and one mother of 99,990 held a worker for 30-49 s): lists are deduplicated
@@ -24,6 +26,8 @@ export interface FamilyGraph {
   parents: ReadonlyMap<string, [ParentSlot, ParentSlot]>;
   /** Children of every Sim or placeholder key. */
   children: ReadonlyMap<string, string[]>;
+  /** Every placeholder key → its parents the save knows (grandparents of its children). */
+  placeholders: ReadonlyMap<string, string[]>;
   partners: ReadonlyMap<string, ReadonlyMap<string, PartnerKind>>;
   /** Links that point to nobody known: [from Sim, to id, what]. */
   dropped: { from: string; to: string; what: string }[];
@@ -64,11 +68,31 @@ export function buildFamilyGraph(save: Sims4Save): FamilyGraph {
     if (set.size > SIMS4_LIMITS.maxChildrenPerSim) throw new ImportError(TOO_MANY_CHILDREN);
   };
 
-  for (const sim of save.sims) {
-    const slots: [ParentSlot, ParentSlot] = [null, null];
-    // the first relation of each type, in one pass over the Sim's relations
+  // the first relation of each type, per Sim, in one pass over its relations
+  const relatedOf = (sim: Sims4Sim) => {
     const related = new Map<number, string>();
     for (const r of sim.relations) if (!related.has(r.type)) related.set(r.type, r.simId);
+    return related;
+  };
+  // how many Sims name each parent the save no longer holds: two or more make them siblings
+  const missingNamed = new Map<string, number>();
+  for (const sim of save.sims) {
+    const related = relatedOf(sim);
+    const named = new Set<string>();
+    for (const slot of PARENT_SLOTS) {
+      const id = related.get(slot.relation);
+      if (id !== undefined && id !== sim.id && !known(id)) named.add(id);
+    }
+    for (const id of named) missingNamed.set(id, (missingNamed.get(id) ?? 0) + 1);
+  }
+  // a missing parent's one placeholder (keyed by its first child), and each placeholder's parents
+  const missingKey = new Map<string, string>();
+  const placeholderParents = new Map<string, Set<string>>();
+  const slotsOf: [string, [ParentSlot, ParentSlot]][] = [];
+
+  for (const sim of save.sims) {
+    const slots: [ParentSlot, ParentSlot] = [null, null];
+    const related = relatedOf(sim);
     PARENT_SLOTS.forEach((slot, index) => {
       const parentId = related.get(slot.relation) ?? null;
       if (parentId !== null && parentId !== sim.id && known(parentId)) {
@@ -79,16 +103,32 @@ export function buildFamilyGraph(save: Sims4Save): FamilyGraph {
       const grand = slot.grand
         .map((type) => related.get(type))
         .filter((id): id is string => id !== undefined && id !== sim.id && known(id));
-      if (grand.length > 0) {
-        const key = `placeholder:${sim.id}:${slot.what}`;
-        slots[index] = { kind: "placeholder", key, parents: [...new Set(grand)] };
+      const shared =
+        parentId !== null && parentId !== sim.id && (missingNamed.get(parentId) ?? 0) >= 2;
+      if (grand.length > 0 || shared) {
+        let key = `placeholder:${sim.id}:${slot.what}`;
+        if (shared) {
+          const first = missingKey.get(parentId);
+          if (first === undefined) missingKey.set(parentId, key);
+          else key = first;
+        }
+        let grandparents = placeholderParents.get(key);
+        if (!grandparents) placeholderParents.set(key, (grandparents = new Set()));
+        for (const g of grand) grandparents.add(g);
+        slots[index] = { kind: "placeholder", key, parents: [] };
         addChild(key, sim.id);
         for (const g of new Set(grand)) addChild(g, key);
       } else if (parentId !== null) {
         dropped.push({ from: sim.id, to: parentId, what: slot.what });
       }
     });
-    if (slots[0] || slots[1]) parents.set(sim.id, slots);
+    if (slots[0] || slots[1]) slotsOf.push([sim.id, slots]);
+  }
+  const placeholders = new Map<string, string[]>();
+  for (const [key, set] of placeholderParents) placeholders.set(key, [...set]);
+  for (const [id, slots] of slotsOf) {
+    for (const slot of slots) if (slot?.kind === "placeholder") slot.parents = placeholders.get(slot.key)!;
+    parents.set(id, slots);
   }
 
   const link = (a: string, b: string, kind: PartnerKind) => {
@@ -117,7 +157,7 @@ export function buildFamilyGraph(save: Sims4Save): FamilyGraph {
   }
   const children = new Map<string, string[]>();
   for (const [parent, set] of childSets) children.set(parent, [...set]);
-  return { sims, culled, parents, children, partners, dropped };
+  return { sims, culled, parents, children, placeholders, partners, dropped };
 }
 
 /** The ids of a household's Sims, in save order. */
@@ -142,12 +182,8 @@ export function familyOf(graph: FamilyGraph, start: readonly string[]): string[]
         else if (slot?.kind === "placeholder") next.push(slot.key);
       }
     }
-    if (id.startsWith("placeholder:")) {
-      // a placeholder's parents are the grandparents the save knows
-      const [, childId, what] = id.split(":");
-      const slot = graph.parents.get(childId!)?.[what === "mother" ? 0 : 1];
-      if (slot?.kind === "placeholder") next.push(...slot.parents);
-    }
+    // a placeholder's parents are the grandparents the save knows
+    next.push(...(graph.placeholders.get(id) ?? []));
     next.push(...(graph.children.get(id) ?? []));
     for (const partner of graph.partners.get(id)?.keys() ?? []) next.push(partner);
     for (const n of next) {
@@ -172,6 +208,11 @@ export interface HouseholdSummary {
   family: number;
   /** Names of who comes in (members first), at most PREVIEW_NAMES of them. */
   preview: string[];
+  /**
+   * The names of the Sims who live in the household, at most PREVIEW_NAMES (issue 34: a row
+   * shows them, so two households of one name are told apart, and a search finds a Sim).
+   */
+  memberNames: string[];
 }
 
 export const PREVIEW_NAMES = 50;
@@ -223,6 +264,7 @@ export function summarizeHouseholds(
       members: members.length,
       family,
       preview: preview.map(nameOf),
+      memberNames: members.slice(0, PREVIEW_NAMES).map(nameOf),
     };
   });
   const active = list.findIndex((h) => h.id === save.activeHouseholdId);

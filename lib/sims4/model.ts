@@ -37,6 +37,11 @@ export interface Sims4Sim {
   relations: Sims4Relation[];
   /** Bits: 1 human, 2 alien, 4 vampire, 8 mermaid, 16 spellcaster, 32 werewolf. */
   occult: number;
+  /**
+   * SimData.extended_species (60): 1 human, 2 large dog, 3 cat, 4 small dog, 5 fox, 6 horse
+   * (SPECIES, build.ts); null where the file does not say (tray items, older saves).
+   */
+  species: number | null;
 }
 
 /** A node of the game's family-tree graph (1.121+): names Sims no longer in the save. */

@@ -30,6 +30,7 @@ export function emptySim(): Sims4Sim {
     traitNames: [],
     relations: [],
     occult: 0,
+    species: null,
   };
 }
 
@@ -160,6 +161,9 @@ function readSim(reader: ProtoReader, bytes: Uint8Array, budget: IdBudget): Sims
       }
       case 30:
         if (value.wire === 2) readAttributes(simReader, value.bytes, sim, budget);
+        break;
+      case 60:
+        sim.species = numberOf(value);
         break;
     }
   });

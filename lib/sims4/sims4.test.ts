@@ -271,12 +271,13 @@ describe("generated saves", () => {
       "Lone",
     ]);
     const list = listSims4Households(bytes);
-    expect(list.map(({ preview: _, ...h }) => h)).toEqual([
+    expect(list.map(({ preview: _, memberNames: __, ...h }) => h)).toEqual([
       { id: HH.toString(), name: "Kovač-Ørsted", members: 3, family: 7 },
       { id: OTHER_HH.toString(), name: "Strangers", members: 4, family: 8 },
     ]);
     expect(list[0]!.preview.slice(0, 3)).toEqual(["Анна Kovač", "Boris Kovač", "Cléo Kovač"]);
     expect(list[0]!.preview).toHaveLength(7);
+    expect(list[0]!.memberNames).toEqual(["Анна Kovač", "Boris Kovač", "Cléo Kovač"]);
   });
 
   it("round-trips RefPack, copies and literals alike, and refuses one that declares too much", () => {
@@ -407,6 +408,7 @@ describe("generated saves", () => {
         members: 2,
         family: 2,
         preview: ["Mum Gallery", "Kid Gallery"],
+        memberNames: ["Mum Gallery", "Kid Gallery"],
       },
     ]);
     const tree = parseSims4(bytes);

@@ -64,6 +64,8 @@ export interface FixtureSim {
   /** [relation type, Sim id] */
   relations?: [number, bigint][];
   occult?: number;
+  /** SimData.extended_species (60): 1 human, 2 large dog, 3 cat, 4 small dog, 5 fox, 6 horse. */
+  species?: number;
 }
 
 export interface FixtureSave {
@@ -94,6 +96,7 @@ function simMessage(sim: FixtureSim): Chunk[] {
   if (sim.aspiration !== undefined) parts.push(pb.varint(34, sim.aspiration));
   if (sim.fiance !== undefined) parts.push(pb.fixed64(68, sim.fiance));
   if (sim.steadies?.length) parts.push(pb.message(72, [pb.packedFixed64(1, sim.steadies)]));
+  if (sim.species !== undefined) parts.push(pb.varint(60, sim.species));
   const attributes: Chunk[] = [pb.string(99, "an unknown field the reader skips")];
   if (sim.traits?.length) attributes.push(pb.message(10, [pb.packedVarints(1, sim.traits)]));
   if (sim.relations?.length) {

@@ -40,6 +40,7 @@ export async function importFile(
       limits: options.limits,
       fileName: query.fileName,
       household: query.household,
+      households: query.households,
       title: query.title || undefined,
     });
     return await importPrepared(ownerId, prepared);

@@ -32,6 +32,8 @@ export interface PrepareImportInput {
   title?: string;
   /** The household of a Sims 4 save to import (a decimal id); the save's active one without. */
   household?: string;
+  /** Several households of a Sims 4 save into one tree (issue 34); over `household`. */
+  households?: string[];
 }
 
 /** A link as the file wrote it, with a link within the file already moved to the new ids. */
@@ -93,6 +95,7 @@ async function parseSource(input: PrepareImportInput): Promise<ImportedTree> {
     parseImportFile(bytes, input.format, input.limits, {
       fileName: input.fileName,
       household: input.household,
+      households: input.households,
     });
   if ("bytes" in input.source) return parse(input.source.bytes);
   const fd = fs.openSync(input.source.path, "r");

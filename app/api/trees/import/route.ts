@@ -1,4 +1,5 @@
-// POST /api/trees/import - a Plum Tree, PruneTree or Heirloom backup ZIP, or a GEDCOM file, as a new tree
+// POST /api/trees/import - a Plum Tree, PruneTree or Heirloom backup ZIP, a GEDCOM file, or one or
+// more households of a Sims 4 save (?household=A&household=B), as a new tree
 import { importQuery } from "@/lib/import/schemas";
 import { parseQuery } from "@/lib/server/http/http";
 import { IMPORT_PER_USER, importFile } from "@/lib/server/import/import-file";
@@ -8,7 +9,13 @@ import { enforceRateLimit } from "@/lib/server/rate-limit";
 import { otherMethods, withAuth } from "@/lib/server/http/route";
 
 export const POST = withAuth(async ({ req, user }) => {
-  const query = parseQuery(req, importQuery);
+  // every ?household= of the query, in order (issue 34: several households into one tree); a
+  // repeated parameter is otherwise read as its last value
+  const all = new URL(req.url).searchParams.getAll("household");
+  const query = importQuery.parse({
+    ...parseQuery(req, importQuery.omit({ households: true })),
+    ...(all.length > 1 ? { households: all } : {}),
+  });
   const result = await withImportUpload(
     req,
     user.id,
