@@ -92,7 +92,7 @@ export interface SuccessionCandidate {
 export interface SuccessionInput {
   candidates: readonly SuccessionCandidate[];
   laws: SuccessionLaws;
-  /** The current heir's gender, which Strict Equality alternates from (null: unknown or founder). */
+  /** The current heir's gender (the founder's before any heir), which Strict Equality alternates from; null: unknown. */
   previousHeirGender?: Gender;
   /** Seeds Random's offered pick, e.g. the tree id and the generation: the same seed, the same pick. */
   seed?: string;

@@ -76,6 +76,187 @@ export function describeLegacy(engine: string): void {
       });
     });
 
+    describe("GET and PUT /api/trees/{id}/legacy", () => {
+      const laws = { gender: "patriarchy", bloodline: "strictTraditional", heir: "firstBorn" };
+
+      it("stores the founder and laws beside the structure, with their own ETag and If-Match", async () => {
+        const { tree, data, dev } = await family();
+        const first = await api.get(legacyPath(tree._id), { token: owner.token });
+        expect(first.status).toBe(200);
+        expect(first.body).toEqual({ founder: null, laws: null });
+        expect(first.headers.get("etag")).toBe('"1"');
+        const before = await api.get<{ version: number }>(`/api/trees/${tree._id}`, {
+          token: owner.token,
+        });
+
+        const put = await api.put(
+          legacyPath(tree._id),
+          { laws },
+          { token: owner.token, headers: { "if-match": '"1"' } },
+        );
+        expect(put.status).toBe(200);
+        expect(put.body).toEqual({ founder: null, laws });
+        expect(put.headers.get("etag")).toBe('"2"');
+        // only what is sent changes
+        const founder = await api.put(
+          legacyPath(tree._id),
+          { founder: dev },
+          { token: owner.token, headers: { "if-match": '"2"' } },
+        );
+        expect(founder.body).toEqual({ founder: dev, laws });
+        // a write from an older ETag is refused, and says where the settings are now
+        const stale = await api.put(
+          legacyPath(tree._id),
+          { founder: null },
+          { token: owner.token, headers: { "if-match": '"2"' } },
+        );
+        expect(stale.status).toBe(409);
+        expect(detailOf(stale)).toBe(
+          "This legacy's settings were changed somewhere else (another tab or device) since you opened them. Reload to see those changes, or save over them.",
+        );
+        expect(stale.headers.get("etag")).toBe('"3"');
+        const bad = await api.put(
+          legacyPath(tree._id),
+          { founder: null },
+          { token: owner.token, headers: { "if-match": "yesterday" } },
+        );
+        expect(bad.status).toBe(400);
+
+        // the structure is untouched: same version, no legacy inside it; a full save keeps them
+        const after = await api.get<{ version: number; data: TreeNode }>(
+          `/api/trees/${tree._id}`,
+          { token: owner.token },
+        );
+        expect(after.body.version).toBe(before.body.version);
+        expect(JSON.stringify(after.body.data)).not.toContain("patriarchy");
+        const resave = await api.patch(`/api/trees/${tree._id}`, { data }, { token: owner.token });
+        expect(resave.status).toBe(200);
+        const read = await api.get(legacyPath(tree._id), { token: owner.token });
+        expect(read.body).toEqual({ founder: dev, laws });
+        expect(read.headers.get("etag")).toBe('"3"');
+      });
+
+      it.each([
+        ["an unknown law", { laws: { ...laws, gender: "monarchy" } }, /gender must be one of/],
+        ["a field it does not know", { laws, motto: "x" }, /motto/],
+        [
+          "an Exemplar trait longer than 60 characters",
+          { laws: { ...laws, heir: "exemplar", exemplarTrait: "x".repeat(61) } },
+          /at most 60 characters/,
+        ],
+        ["a founder that is not an id", { founder: "../x" }, /^founder must be a Sim's id$/],
+      ])("refuses %s with 400", async (_what, body, detail) => {
+        const { tree } = await family();
+        const response = await api.put(legacyPath(tree._id), body, { token: owner.token });
+        expect(response.status).toBe(400);
+        expect(detailOf(response)).toMatch(detail);
+      });
+
+      it("refuses a founder who is not a Sim of the tree, and is 404 for someone else's tree", async () => {
+        const { tree, dev } = await family();
+        const other = await family();
+        const outsider = await api.put(
+          legacyPath(tree._id),
+          { founder: other.ada },
+          { token: owner.token },
+        );
+        expect(outsider.status).toBe(422);
+        expect(detailOf(outsider)).toBe(`The founder ${other.ada} is not a Sim of this tree`);
+        for (const response of [
+          await api.get(legacyPath(tree._id), { token: stranger.token }),
+          await api.put(legacyPath(tree._id), { founder: dev }, { token: stranger.token }),
+          await api.get(`${legacyPath(tree._id)}/suggestion`, { token: stranger.token }),
+          await api.get(legacyPath("no-such-tree"), { token: owner.token }),
+        ]) {
+          expect(response.status).toBe(404);
+          expect(response.body).toEqual({ errors: [{ detail: "Tree not found" }] });
+        }
+        expect((await api.get(legacyPath(tree._id), { token: owner.token })).body).toEqual({
+          founder: null,
+          laws: null,
+        });
+      });
+
+      it("counts the heirs' generations from the founder", async () => {
+        const { tree, cora, dev } = await family();
+        const root = await putHeirs(tree._id, [cora, dev]);
+        expect(detailOf(root)).toBe("Generation 2 can have only one heir");
+        await api.put(legacyPath(tree._id), { founder: dev }, { token: owner.token });
+        const founded = await putHeirs(tree._id, [cora, dev]);
+        expect(detailOf(founded)).toBe("Generation 1 can have only one heir");
+      });
+    });
+
+    describe("GET /api/trees/{id}/legacy/suggestion", () => {
+      it("suggests the next heir by the laws with the reasons, and applies nothing", async () => {
+        const tree = await createTree(owner.token, { title: "Succession" });
+        const sim = (firstName: string, gender: string) =>
+          createPerson(owner.token, tree._id, {
+            firstName,
+            lastName: "Pleasant",
+            custom: [{ title: "Gender", value: gender }],
+          });
+        const [ada, bea, cora, dev, eli] = await Promise.all([
+          sim("Ada", "Female"),
+          sim("Bea", "Female"),
+          sim("Cora", "Female"),
+          sim("Dev", "Male"),
+          sim("Eli", "Male"),
+        ]);
+        const data = n(ada._id, [
+          n(bea._id, [], { adoptiveParents: [{ _id: ada._id }] }),
+          n(cora._id),
+          n(dev._id, [n(eli._id)]),
+        ]);
+        expect(
+          (await api.patch(`/api/trees/${tree._id}`, { data }, { token: owner.token })).status,
+        ).toBe(200);
+        const path = `${legacyPath(tree._id)}/suggestion`;
+
+        // no laws yet: the children, and no suggestion
+        const free = await api.get(path, { token: owner.token });
+        expect(free.status).toBe(200);
+        expect(free.body).toMatchObject({
+          founder: ada._id,
+          current: ada._id,
+          generation: 2,
+          result: null,
+        });
+
+        await api.put(
+          legacyPath(tree._id),
+          { laws: { gender: "patriarchy", bloodline: "strictTraditional", heir: "firstBorn" } },
+          { token: owner.token },
+        );
+        const suggested = await api.get<{
+          generation: number;
+          candidates: { id: string; adopted: boolean }[];
+          result: { suggested: string; eligible: string[]; reasons: { text: string }[] };
+        }>(path, { token: owner.token });
+        expect(suggested.status).toBe(200);
+        expect(suggested.body.generation).toBe(2);
+        expect(suggested.body.candidates.map((c) => [c.id, c.adopted])).toEqual([
+          [bea._id, true],
+          [cora._id, false],
+          [dev._id, false],
+        ]);
+        expect(suggested.body.result.suggested).toBe(dev._id);
+        expect(suggested.body.result.reasons.map((r) => r.text)).toEqual([
+          "Strict Traditional: Bea Pleasant was adopted.",
+          "Patriarchy: Cora Pleasant is not a boy.",
+          "Dev Pleasant is the only child who may inherit.",
+        ]);
+        // never applied: the owner confirms with PUT /heirs
+        expect((await api.get(heirsPath(tree._id), { token: owner.token })).body).toEqual({
+          heirs: [],
+        });
+        await putHeirs(tree._id, [dev._id]);
+        const next = await api.get(path, { token: owner.token });
+        expect(next.body).toMatchObject({ current: dev._id, generation: 3 });
+        expect((next.body as { result: { suggested: string } }).result.suggested).toBe(eli._id);
+      });
+    });
+
     it("is 404 for someone else's tree", async () => {
       const { tree, dev } = await family();
       const theirs = await api.put(

@@ -1,4 +1,5 @@
 import "server-only";
+import { legacyOf } from "@/lib/legacy/settings";
 import { objectId } from "@/lib/schemas/common";
 import type { TreeNode } from "@/lib/schemas/tree";
 import { db } from "@/lib/server/db";
@@ -60,10 +61,14 @@ export async function setTreeHeirs(
   if (!objectId.safeParse(treeId).success) throw notFound(TREE_NOT_FOUND);
   const row = await db.tree.findFirst({
     where: { id: treeId, ownerId, deletedAt: null },
-    select: { heirs: true },
+    select: { heirs: true, legacy: true },
   });
   if (!row) throw notFound(TREE_NOT_FOUND);
-  const context: HeirsContext = { stored: heirsOf(row.heirs) };
+  // generations as the editor counts them: from the legacy's founder (issue 33)
+  const context: HeirsContext = {
+    stored: heirsOf(row.heirs),
+    founder: legacyOf(row.legacy).founder,
+  };
   // validated by treeData before it was stored
   const text = (await readTreeText(db, treeId))!;
   const ordered =
