@@ -52,10 +52,14 @@ export async function syncHousehold(
   ownerId: string,
   treeId: string,
   source: ImportSource,
-  options: { household?: string },
+  options: { household?: string; signal?: AbortSignal },
   expectedVersion?: number,
 ): Promise<SyncResult> {
   if ("bytes" in source && source.bytes.length === 0) throw new ApiError(400, EMPTY_FILE);
+  const { signal } = options;
+  // A stale If-Match is refused before the save is read: a burst of syncs sent with one version
+  // must not each hold the worker for seconds to learn that only the first could go through.
+  if (expectedVersion !== undefined) await refuseStale(ownerId, treeId, expectedVersion);
   let file;
   try {
     file = await runInWorker("sims4Read", { source, household: options.household });
@@ -67,6 +71,7 @@ export async function syncHousehold(
   // worker busy with an import must not hold the lock and a connection), then written under the
   // lock only if the tree and the Sims it was merged with are still as read; else read again.
   for (let attempt = 1; ; attempt += 1) {
+    stopIfCutOff(signal);
     const snapshot = await readSnapshot(ownerId, treeId, file.people);
     if (expectedVersion !== undefined && expectedVersion !== snapshot.version) {
       throw new ApiError(409, TREE_CONFLICT, {
@@ -74,21 +79,53 @@ export async function syncHousehold(
       });
     }
     const plan = planSync(file, snapshot.people);
-    const prepared = structureAnswer(
-      await runInWorker("syncStructure", {
-        stored: snapshot.text,
-        file: file.data,
-        idOf: [...plan.idOf],
-        added: plan.added.map((a) => a.id),
-      }),
-    );
+    // With no new Sim the structure stays as stored (new partner rows need a new Sim): nothing to
+    // merge, and no new version, so a sync sent again changes nothing (issue 32's burst).
+    const prepared =
+      plan.added.length === 0
+        ? null
+        : structureAnswer(
+            await runInWorker("syncStructure", {
+              stored: snapshot.text,
+              file: file.data,
+              idOf: [...plan.idOf],
+              added: plan.added.map((a) => a.id),
+            }),
+          );
+    stopIfCutOff(signal);
     const result = await db.$transaction(
-      (tx) => writeSync(tx, ownerId, treeId, file, snapshot, plan, prepared, expectedVersion),
+      (tx) =>
+        writeSync(tx, ownerId, treeId, file, snapshot, plan, prepared, expectedVersion, signal),
       TREE_TX_OPTIONS,
     );
     if (result) return result;
     // another write came between the snapshot and the lock: merge again from what it stored
     if (attempt >= SYNC_ATTEMPTS) throw new ApiError(409, TREE_CONFLICT);
+  }
+}
+
+/** Said to a sync whose client went away before it was written (no one reads it: for the log). */
+export const SYNC_CUT_OFF = "The update was cancelled before it was written: nothing was changed.";
+
+/**
+ * A sync whose request was cut off (the client gave up, the tab closed) stops before it writes:
+ * its player never learns what it did, and a write then would make the version the player reads
+ * next stale under their feet (issue 32: a burst of cut-off syncs, still running on the server,
+ * answered the player's next syncs 409 for minutes).
+ */
+function stopIfCutOff(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new ApiError(400, SYNC_CUT_OFF);
+}
+
+/** 409 with the current ETag when the tree is no longer at `expectedVersion`; 404 for none. */
+async function refuseStale(ownerId: string, treeId: string, expectedVersion: number) {
+  const tree = await db.tree.findFirst({
+    where: { id: treeId, ownerId, deletedAt: null },
+    select: { version: true, detailsVersion: true },
+  });
+  if (!tree) throw notFound(TREE_NOT_FOUND);
+  if (tree.version !== expectedVersion) {
+    throw new ApiError(409, TREE_CONFLICT, { ETag: treeEtag(tree.version, tree.detailsVersion) });
   }
 }
 
@@ -186,10 +223,12 @@ async function writeSync(
   file: { people: ImportedPerson[]; notes?: string[] },
   snapshot: Snapshot,
   plan: SyncPlan,
-  prepared: PreparedStructure,
+  prepared: PreparedStructure | null,
   expectedVersion: number | undefined,
+  signal: AbortSignal | undefined,
 ): Promise<SyncResult | null> {
   const current = await lockTreeOrThrow(tx, ownerId, treeId);
+  stopIfCutOff(signal);
   if (expectedVersion !== undefined && expectedVersion !== current.version) {
     throw new ApiError(409, TREE_CONFLICT, {
       ETag: treeEtag(current.version, current.detailsVersion),
@@ -267,7 +306,9 @@ async function writeSync(
     createdAt: new Date(now + index).toISOString(),
   }));
   await insertPeople(tx, peopleBatches(addedRows), new Map(), new Map());
-  const version = await writeChunks(tx, treeId, preparedWrite(prepared));
+  const version = prepared
+    ? await writeChunks(tx, treeId, preparedWrite(prepared))
+    : current.version;
   return {
     tree: { _id: treeId, version },
     etag: treeEtag(version, current.detailsVersion),

@@ -22,7 +22,13 @@ export const POST = withAuth<Params>(async ({ req, params, user }) => {
     user.id,
     () => enforceRateLimit(IMPORT_PER_USER, user.id),
     (input) =>
-      syncHousehold(user.id, params.treeId, input, { household: query.household }, expectedVersion),
+      syncHousehold(
+        user.id,
+        params.treeId,
+        input,
+        { household: query.household, signal: req.signal },
+        expectedVersion,
+      ),
   );
   return json({ tree: result.tree, changes: result.changes }, { headers: { ETag: result.etag } });
 });

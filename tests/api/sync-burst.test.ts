@@ -1,0 +1,4 @@
+// Issue 32, a sync after a burst of syncs, on PostgreSQL (the cases: tests/helpers/sync-burst-suite.ts).
+import { describeSyncBurst } from "../helpers/sync-burst-suite";
+
+describeSyncBurst("PostgreSQL");
