@@ -1,4 +1,5 @@
 "use client";
+import { useTranslations } from "next-intl";
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 import { ApiRequestError, api } from "@/lib/client/api";
@@ -23,6 +24,7 @@ import {
 } from "@/components/ui/form";
 import { Loading } from "@/components/ui/loading";
 import { TextField } from "@/components/ui/text-field";
+import { AccountLanguage } from "./account-language";
 import { DeletedTreeCopies } from "./deleted-tree-copies";
 import { ACCOUNT_MESSAGES } from "./messages";
 import { usePublications } from "./publications";
@@ -40,6 +42,8 @@ function UpdateEmail({ email, onUpdated }: { email: string; onUpdated: (email: s
   // Within 10 minutes of signing in the address alone will do; after that the server asks for
   // the current password (issue 22.5), and the field appears.
   const [needsPassword, setNeedsPassword] = useState(false);
+  const t = useTranslations("AccountSettings");
+  const tm = useTranslations("AccountMessages");
 
   async function onSubmit(values: FormData, form: HTMLFormElement) {
     const body = validOrThrow(
@@ -52,7 +56,7 @@ function UpdateEmail({ email, onUpdated }: { email: string; onUpdated: (email: s
       await api("/api/user/email", {
         method: "PUT",
         body,
-        fallback: ACCOUNT_MESSAGES.emailFailed,
+        fallback: tm("emailFailed"),
         inline: true,
         fieldOf: (detail, status) =>
           detail === EMAIL_CHANGE_NEEDS_PASSWORD || detail === ACCOUNT_MESSAGES.wrongPassword
@@ -67,35 +71,32 @@ function UpdateEmail({ email, onUpdated }: { email: string; onUpdated: (email: s
       }
       throw error;
     }
-    notify.success(ACCOUNT_MESSAGES.emailUpdated);
+    notify.success(tm("emailUpdated"));
     onUpdated(body.email);
     form.reset();
   }
 
   return (
     <Panel
-      title="Update Email"
-      description={
-        <>
-          Your email address is <strong className="text-plum-900">{email}</strong>. We use it only
-          to send you password reset links and forgotten usernames. When it changes, this address
-          is told, with a link to undo the change.
-        </>
-      }
+      title={t("updateEmail")}
+      description={t.rich("emailText", {
+        email,
+        strong: (chunks) => <strong className="text-plum-900">{chunks}</strong>,
+      })}
     >
       <Form onSubmit={onSubmit}>
-        <TextField label="New email" name="email" type="email" autoComplete="email" />
+        <TextField label={t("newEmail")} name="email" type="email" autoComplete="email" />
         {needsPassword && (
           <TextField
-            label="Current password"
+            label={t("currentPassword")}
             name="password"
             type="password"
             autoComplete="current-password"
-            hint="Needed when you signed in more than 10 minutes ago."
+            hint={t("currentPasswordHint")}
           />
         )}
         <FormActions>
-          <SubmitButton>Update Email</SubmitButton>
+          <SubmitButton>{t("updateEmail")}</SubmitButton>
         </FormActions>
       </Form>
     </Panel>
@@ -104,6 +105,8 @@ function UpdateEmail({ email, onUpdated }: { email: string; onUpdated: (email: s
 
 function UpdatePassword() {
   const session = useSession();
+  const t = useTranslations("AccountSettings");
+  const tm = useTranslations("AccountMessages");
 
   async function onSubmit(values: FormData, form: HTMLFormElement) {
     const body = validOrThrow(
@@ -116,7 +119,7 @@ function UpdatePassword() {
     const { token } = await api<{ token: string }>("/api/user/password", {
       method: "PUT",
       body,
-      fallback: ACCOUNT_MESSAGES.passwordFailed,
+      fallback: tm("passwordFailed"),
       inline: true,
       fieldOf: fieldOfSchema(updatePasswordBody, body, {
         [ACCOUNT_MESSAGES.wrongCurrentPassword]: "oldPassword",
@@ -124,34 +127,34 @@ function UpdatePassword() {
     });
     // Changing the password ends older sessions; the new token keeps this one.
     if (token) session.login(token);
-    notify.success(ACCOUNT_MESSAGES.passwordUpdated);
+    notify.success(tm("passwordUpdated"));
     form.reset();
   }
 
   return (
-    <Panel title="Update Password">
+    <Panel title={t("updatePassword")}>
       <Form onSubmit={onSubmit}>
         <TextField
-          label="Current password"
+          label={t("currentPassword")}
           name="oldPassword"
           type="password"
           autoComplete="current-password"
         />
         <TextField
-          label="New password"
+          label={t("newPassword")}
           name="newPassword"
           type="password"
           autoComplete="new-password"
-          hint="At least 8 characters."
+          hint={t("passwordHint")}
         />
         <TextField
-          label="Confirm new password"
+          label={t("confirmPassword")}
           name="confirmPassword"
           type="password"
           autoComplete="new-password"
         />
         <FormActions>
-          <SubmitButton>Update Password</SubmitButton>
+          <SubmitButton>{t("updatePassword")}</SubmitButton>
         </FormActions>
       </Form>
     </Panel>
@@ -161,32 +164,27 @@ function UpdatePassword() {
 /** The user's public copies, those of deleted trees too: account deletion unpublishes them all. */
 function PublishedList() {
   const { list, failed } = usePublications();
+  const t = useTranslations("AccountSettings");
   if (list === null) {
     return (
       <p className="text-sm text-neutral-700">
-        {failed
-          ? "Your public copies could not be checked; deleting the account unpublishes them all."
-          : "Checking which of your trees are public…"}
+        {failed ? t("publishedCheckFailed") : t("publishedChecking")}
       </p>
     );
   }
   if (list.length === 0) {
-    return <p className="text-sm text-neutral-700">None of your trees is published.</p>;
+    return <p className="text-sm text-neutral-700">{t("publishedNone")}</p>;
   }
   return (
     <div className="text-sm text-neutral-800">
-      <p>
-        {list.length === 1
-          ? "This published tree will be unpublished, and its public link will stop working:"
-          : `These ${list.length} published trees will be unpublished, and their public links will stop working:`}
-      </p>
-      <ul className="mt-1 list-disc space-y-0.5 pl-6" aria-label="Trees that will be unpublished">
+      <p>{t("publishedWillGo", { count: list.length })}</p>
+      <ul className="mt-1 list-disc space-y-0.5 pl-6" aria-label={t("publishedListLabel")}>
         {list.map((tree) => (
           <li key={tree._id} className="break-words">
             <TextLink href={`/public/${encodeURIComponent(tree._id)}`}>
-              {tree.title.trim() || "Untitled Tree"}
+              {tree.title.trim() || t("untitledTree")}
             </TextLink>
-            {tree.treeDeleted && <span className="text-neutral-600"> (tree deleted)</span>}
+            {tree.treeDeleted && <span className="text-neutral-600"> {t("treeDeleted")}</span>}
           </li>
         ))}
       </ul>
@@ -197,6 +195,8 @@ function PublishedList() {
 function DeleteAccount({ name }: { name: string }) {
   const session = useSession();
   const router = useRouter();
+  const t = useTranslations("AccountSettings");
+  const tm = useTranslations("AccountMessages");
 
   async function onSubmit(values: FormData) {
     const body = validOrThrow(
@@ -205,41 +205,34 @@ function DeleteAccount({ name }: { name: string }) {
     await api("/api/account", {
       method: "DELETE",
       body,
-      fallback: ACCOUNT_MESSAGES.passwordFailed,
+      fallback: tm("passwordFailed"),
       inline: true,
       fieldOf: (detail, status) => (status === 400 ? "password" : null),
     });
     router.push("/");
     session.logout();
-    notify.success(ACCOUNT_MESSAGES.accountDeleted(name));
+    notify.success(tm("accountDeleted", { name }));
   }
 
   const treeCount = session.trees?.length ?? 0;
   return (
     <Panel
-      title="Delete Account"
+      title={t("deleteAccount")}
       tone="danger"
-      description={
-        <>
-          This permanently deletes your account
-          {treeCount > 0 &&
-            ` and your ${treeCount === 1 ? "tree" : `${treeCount} trees`} with everyone in them`}
-          , and cannot be undone. Enter your password to confirm.
-        </>
-      }
+      description={t("deleteText", { count: treeCount })}
     >
       <div className="mb-4">
         <PublishedList />
       </div>
       <Form onSubmit={onSubmit}>
         <TextField
-          label="Password"
+          label={t("password")}
           name="password"
           type="password"
           autoComplete="current-password"
         />
         <FormActions>
-          <SubmitButton variant="danger">Delete Account</SubmitButton>
+          <SubmitButton variant="danger">{t("deleteAccount")}</SubmitButton>
         </FormActions>
       </Form>
     </Panel>
@@ -250,29 +243,29 @@ function DeleteAccount({ name }: { name: string }) {
 export function AccountSettings() {
   const { username, token } = useSession();
   const [load, setLoad] = useState<Load>({ state: "loading" });
+  const t = useTranslations("AccountSettings");
+  const tm = useTranslations("AccountMessages");
   // Keyed on the user, not the token: a password change swaps the token but not the user.
   const identity = username ?? token;
 
   useEffect(() => {
     if (!identity) return;
     let current = true;
-    api<User>("/api/user", { fallback: ACCOUNT_MESSAGES.accountInfoFailed }).then(
+    api<User>("/api/user", { fallback: tm("accountInfoFailed") }).then(
       (user) => current && setLoad({ state: "ready", user }),
       () => current && setLoad({ state: "failed" }),
     );
     return () => {
       current = false;
     };
-  }, [identity]);
+  }, [identity, tm]);
 
-  if (load.state === "loading") return <Loading label="Loading account" />;
+  if (load.state === "loading") return <Loading label={t("loading")} />;
   if (load.state === "failed") {
     return (
       <>
-        <PageHeader title="Account Settings" />
-        <p className="text-neutral-700">
-          {ACCOUNT_MESSAGES.accountInfoFailed}. Refresh the page to try again.
-        </p>
+        <PageHeader title={t("title")} />
+        <p className="text-neutral-700">{tm("accountInfoFailedRefresh")}</p>
       </>
     );
   }
@@ -281,11 +274,10 @@ export function AccountSettings() {
   return (
     <div className="max-w-2xl">
       <PageHeader
-        title={
-          <>
-            Account Settings for <span className="break-all">{user._id}</span>
-          </>
-        }
+        title={t.rich("titleFor", {
+          username: user._id,
+          name: (chunks) => <span className="break-all">{chunks}</span>,
+        })}
       />
       <div className="space-y-6">
         <UpdateEmail
@@ -293,6 +285,7 @@ export function AccountSettings() {
           onUpdated={(email) => setLoad({ state: "ready", user: { ...user, email } })}
         />
         <UpdatePassword />
+        <AccountLanguage />
         <DeletedTreeCopies />
         <DeleteAccount name={user._id} />
       </div>

@@ -1,4 +1,5 @@
 "use client";
+import { useLocale, useTranslations } from "next-intl";
 import { useId, useState } from "react";
 import { ApiRequestError, api } from "@/lib/client/api";
 import { notify } from "@/lib/client/toast";
@@ -9,35 +10,28 @@ import { Panel } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { forgetPublication, refreshPublications, usePublications } from "./publications";
 
-/** SPEC.md's unpublish texts. */
-const UNPUBLISHED = "Tree is no longer published";
-const ALREADY_UNPUBLISHED = "Tree is already not published";
-const UNPUBLISH_ERROR = "Unknown error occurred unpublishing your tree";
-
-const untitled = (title: string) => title.trim() || "Untitled Tree";
-
-function galleryState(copy: AccountPublication): string {
-  if (copy.inGallery) return "In the Gallery";
-  if (copy.hiddenFromGallery) return "Hidden from the Gallery by the site";
-  return "Not in the Gallery";
-}
-
 function CopyItem({ copy, onUnpublish }: { copy: AccountPublication; onUnpublish: () => void }) {
   const titleId = useId();
+  const t = useTranslations("DeletedTreeCopies");
+  const locale = useLocale();
   return (
     <li className="flex flex-wrap items-center gap-x-4 gap-y-2 border-t border-plum-100 py-3 first:border-t-0 first:pt-0">
       <div className="min-w-0 flex-1 basis-56">
         <p id={titleId} className="font-medium break-words text-plum-900">
-          {untitled(copy.title)}
+          {copy.title.trim() || t("untitledTree")}
         </p>
         <p className="text-sm text-neutral-600">
-          Published {formatLongDate(copy.lastPublishDate)} ·{" "}
-          {copy.viewCount === 1 ? "1 view" : `${copy.viewCount.toLocaleString()} views`} ·{" "}
+          {t("published", { date: formatLongDate(copy.lastPublishDate, undefined, locale) })} ·{" "}
+          {t("views", { count: copy.viewCount })} ·{" "}
           <span
             data-gallery-state
             className={copy.inGallery ? "text-plum-800 font-semibold" : undefined}
           >
-            {galleryState(copy)}
+            {copy.inGallery
+              ? t("inGallery")
+              : copy.hiddenFromGallery
+                ? t("hiddenBySite")
+                : t("notInGallery")}
           </span>
         </p>
       </div>
@@ -48,10 +42,10 @@ function CopyItem({ copy, onUnpublish }: { copy: AccountPublication; onUnpublish
           href={`/public/${encodeURIComponent(copy._id)}`}
           aria-describedby={titleId}
         >
-          Open
+          {t("open")}
         </LinkButton>
         <Button variant="danger" size="sm" onClick={onUnpublish} aria-describedby={titleId}>
-          Unpublish
+          {t("unpublish")}
         </Button>
       </div>
     </li>
@@ -68,23 +62,24 @@ export function DeletedTreeCopies() {
   const [asking, setAsking] = useState<AccountPublication | null>(null);
   const [busy, setBusy] = useState(false);
   const copies = list?.filter((copy) => copy.treeDeleted) ?? null;
+  const t = useTranslations("DeletedTreeCopies");
 
   async function unpublish(copy: AccountPublication) {
     setBusy(true);
     try {
       await api(`/api/published/${encodeURIComponent(copy._id)}`, {
         method: "DELETE",
-        fallback: UNPUBLISH_ERROR,
+        fallback: t("unpublishFailed"),
         expect: [404],
       });
-      notify.success(UNPUBLISHED);
+      notify.success(t("unpublished"));
     } catch (error) {
       if (!(error instanceof ApiRequestError && error.status === 404)) {
         setBusy(false);
         setAsking(null);
         return;
       }
-      notify.success(ALREADY_UNPUBLISHED);
+      notify.success(t("alreadyUnpublished"));
     }
     forgetPublication(copy._id);
     setBusy(false);
@@ -94,25 +89,17 @@ export function DeletedTreeCopies() {
 
   return (
     <Panel
-      title="Public copies of deleted trees"
-      description={
-        <>
-          When you delete a published tree without unpublishing it, its public copy stays readable
-          by anyone with the link, and stays in the <TextLink href="/gallery">Gallery</TextLink> if
-          it was listed there. Unpublish a copy to take it down.
-        </>
-      }
+      title={t("title")}
+      description={t.rich("explain", {
+        gallery: (chunks) => <TextLink href="/gallery">{chunks}</TextLink>,
+      })}
     >
       {copies === null ? (
-        <p className="text-sm text-neutral-700">
-          {failed
-            ? "Your public copies could not be loaded. Refresh the page to try again."
-            : "Loading your public copies…"}
-        </p>
+        <p className="text-sm text-neutral-700">{failed ? t("loadFailed") : t("loading")}</p>
       ) : copies.length === 0 ? (
-        <p className="text-sm text-neutral-700">None of your deleted trees has a public copy.</p>
+        <p className="text-sm text-neutral-700">{t("none")}</p>
       ) : (
-        <ul aria-label="Public copies of deleted trees">
+        <ul aria-label={t("title")}>
           {copies.map((copy) => (
             <CopyItem key={copy._id} copy={copy} onUnpublish={() => setAsking(copy)} />
           ))}
@@ -120,16 +107,15 @@ export function DeletedTreeCopies() {
       )}
       <ConfirmDialog
         open={asking !== null}
-        title={`Unpublish “${untitled(asking?.title ?? "")}”?`}
-        confirmLabel="Unpublish"
+        title={t("confirmTitle", { title: asking?.title.trim() || t("untitledTree") })}
+        confirmLabel={t("unpublish")}
+        cancelLabel={t("cancel")}
         tone="danger"
         busy={busy}
         onCancel={() => setAsking(null)}
         onConfirm={() => asking && void unpublish(asking)}
       >
-        Its public link stops working
-        {asking?.inGallery ? " and it leaves the Gallery" : ""}. Its tree was deleted, so it cannot
-        be published again.
+        {asking?.inGallery ? t("confirmTextListed") : t("confirmText")}
       </ConfirmDialog>
     </Panel>
   );

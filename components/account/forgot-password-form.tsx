@@ -1,19 +1,21 @@
 "use client";
+import { useTranslations } from "next-intl";
 import { api } from "@/lib/client/api";
 import { notify } from "@/lib/client/toast";
 import { forgotPasswordBody } from "@/lib/schemas/account";
 import { fieldOfSchema, Form, FormActions, formText, SubmitButton } from "@/components/ui/form";
 import { TextField } from "@/components/ui/text-field";
-import { ACCOUNT_MESSAGES } from "./messages";
 
 export function ForgotPasswordForm() {
+  const t = useTranslations("ForgotPasswordForm");
+  const tm = useTranslations("AccountMessages");
   async function onSubmit(values: FormData, form: HTMLFormElement) {
     const body = { username: formText(values, "username") };
     const { message } = await api<{ message: string }>("/api/account/forgotpassword", {
       method: "POST",
       auth: false,
       body,
-      fallback: ACCOUNT_MESSAGES.unknownError,
+      fallback: tm("unknownError"),
       inline: true,
       fieldOf: fieldOfSchema(forgotPasswordBody, body),
     });
@@ -24,15 +26,15 @@ export function ForgotPasswordForm() {
   return (
     <Form onSubmit={onSubmit}>
       <TextField
-        label="Username"
+        label={t("username")}
         name="username"
         autoComplete="username"
         autoCapitalize="none"
         spellCheck={false}
-        hint="Usernames are case sensitive."
+        hint={t("usernameHint")}
       />
       <FormActions>
-        <SubmitButton className="w-full">Send Reset Link</SubmitButton>
+        <SubmitButton className="w-full">{t("submit")}</SubmitButton>
       </FormActions>
     </Form>
   );

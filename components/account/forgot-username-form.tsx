@@ -1,4 +1,5 @@
 "use client";
+import { useTranslations } from "next-intl";
 import { api } from "@/lib/client/api";
 import { notify } from "@/lib/client/toast";
 import { forgotUsernameBody } from "@/lib/schemas/account";
@@ -12,16 +13,17 @@ import {
   validOrThrow,
 } from "@/components/ui/form";
 import { TextField } from "@/components/ui/text-field";
-import { ACCOUNT_MESSAGES } from "./messages";
 
 export function ForgotUsernameForm() {
+  const t = useTranslations("ForgotUsernameForm");
+  const tm = useTranslations("AccountMessages");
   async function onSubmit(values: FormData, form: HTMLFormElement) {
     const body = validOrThrow(checkForm(forgotUsernameBody, { email: formText(values, "email") }));
     const { message } = await api<{ message: string }>("/api/account/forgotusername", {
       method: "POST",
       auth: false,
       body,
-      fallback: ACCOUNT_MESSAGES.unknownError,
+      fallback: tm("unknownError"),
       inline: true,
       fieldOf: fieldOfSchema(forgotUsernameBody, body),
     });
@@ -31,9 +33,9 @@ export function ForgotUsernameForm() {
 
   return (
     <Form onSubmit={onSubmit}>
-      <TextField label="Email" name="email" type="email" autoComplete="email" />
+      <TextField label={t("email")} name="email" type="email" autoComplete="email" />
       <FormActions>
-        <SubmitButton className="w-full">Email My Username</SubmitButton>
+        <SubmitButton className="w-full">{t("submit")}</SubmitButton>
       </FormActions>
     </Form>
   );

@@ -1,13 +1,7 @@
 "use client";
+import { useTranslations } from "next-intl";
 import type { AccountPublication } from "@/lib/schemas/account-publications";
 import { cx } from "@/components/ui/class-names";
-
-/** What a tree's public copy is, in words: for screen readers and tooltips. */
-export function publicationText(publication: AccountPublication): string {
-  if (publication.inGallery) return "Published and shown in the Gallery";
-  if (publication.hiddenFromGallery) return "Published; hidden from the Gallery by the site";
-  return "Published, not in the Gallery";
-}
 
 /**
  * A small mark beside a tree's name: "Gallery" when its public copy is shown in the Gallery,
@@ -21,11 +15,18 @@ export function PublicationBadge({
   publication: AccountPublication | null | undefined;
   className?: string;
 }) {
+  const t = useTranslations("PublicationBadge");
   if (!publication) return null;
   const listed = publication.inGallery;
+  // what the public copy is, in words: for screen readers and tooltips
+  const text = publication.inGallery
+    ? t("inGallery")
+    : publication.hiddenFromGallery
+      ? t("hiddenBySite")
+      : t("notInGallery");
   return (
     <span
-      title={publicationText(publication)}
+      title={text}
       data-publication={listed ? "gallery" : "public"}
       className={cx(
         "inline-flex shrink-0 items-center rounded-full px-1.5 py-0.5 text-[0.6875rem] leading-none font-semibold",
@@ -33,8 +34,14 @@ export function PublicationBadge({
         className,
       )}
     >
-      <span aria-hidden="true">{listed ? "Gallery" : "Public"}</span>
-      <span className="sr-only">, {publicationText(publication).toLowerCase()}</span>
+      <span aria-hidden="true">{listed ? t("gallery") : t("public")}</span>
+      <span className="sr-only">
+        {publication.inGallery
+          ? t("spokenInGallery")
+          : publication.hiddenFromGallery
+            ? t("spokenHiddenBySite")
+            : t("spokenNotInGallery")}
+      </span>
     </span>
   );
 }

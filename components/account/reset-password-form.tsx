@@ -1,4 +1,5 @@
 "use client";
+import { useTranslations } from "next-intl";
 import { useRouter, useSearchParams } from "next/navigation";
 import { api } from "@/lib/client/api";
 import { notify } from "@/lib/client/toast";
@@ -15,7 +16,6 @@ import {
   validOrThrow,
 } from "@/components/ui/form";
 import { TextField } from "@/components/ui/text-field";
-import { ACCOUNT_MESSAGES } from "./messages";
 
 /** Reads the reset token (t) and username (u) from the e-mailed link. */
 export function ResetPasswordForm() {
@@ -23,12 +23,15 @@ export function ResetPasswordForm() {
   const token = searchParams.get("t") ?? "";
   const username = searchParams.get("u") ?? "";
   const router = useRouter();
+  const t = useTranslations("ResetPasswordForm");
+  const tm = useTranslations("AccountMessages");
 
   if (!token || !username) {
     return (
       <p className="text-neutral-700">
-        This reset link is incomplete. Open the link from your e-mail again, or{" "}
-        <TextLink href="/forgot-password">ask for a new one</TextLink>.
+        {t.rich("incomplete", {
+          link: (chunks) => <TextLink href="/forgot-password">{chunks}</TextLink>,
+        })}
       </p>
     );
   }
@@ -36,43 +39,44 @@ export function ResetPasswordForm() {
   async function onSubmit(values: FormData) {
     const password = formText(values, "password");
     if (password !== formText(values, "confirmPassword")) {
-      throw new FormProblem(ACCOUNT_MESSAGES.resetMismatch, {
-        confirmPassword: ACCOUNT_MESSAGES.resetMismatch,
-      });
+      throw new FormProblem(tm("resetMismatch"), { confirmPassword: tm("resetMismatch") });
     }
     const body = validOrThrow(checkForm(resetPasswordBody, { username, password, token }));
     await api("/api/account/resetpassword", {
       method: "POST",
       auth: false,
       body,
-      fallback: ACCOUNT_MESSAGES.unknownError,
+      fallback: tm("unknownError"),
       inline: true,
       fieldOf: fieldOfSchema(resetPasswordBody, body),
     });
-    notify.success(ACCOUNT_MESSAGES.passwordSaved);
+    notify.success(tm("passwordSaved"));
     router.push("/login");
   }
 
   return (
     <Form onSubmit={onSubmit}>
       <p className="text-sm text-neutral-700">
-        Choosing a new password for <strong className="text-plum-900">{username}</strong>.
+        {t.rich("choosing", {
+          username,
+          strong: (chunks) => <strong className="text-plum-900">{chunks}</strong>,
+        })}
       </p>
       <TextField
-        label="New password"
+        label={t("newPassword")}
         name="password"
         type="password"
         autoComplete="new-password"
-        hint="At least 8 characters."
+        hint={t("passwordHint")}
       />
       <TextField
-        label="Confirm new password"
+        label={t("confirmPassword")}
         name="confirmPassword"
         type="password"
         autoComplete="new-password"
       />
       <FormActions>
-        <SubmitButton className="w-full">Save Password</SubmitButton>
+        <SubmitButton className="w-full">{t("submit")}</SubmitButton>
       </FormActions>
     </Form>
   );

@@ -1,4 +1,5 @@
 "use client";
+import { useTranslations } from "next-intl";
 import { useSearchParams } from "next/navigation";
 import { useState } from "react";
 import { api } from "@/lib/client/api";
@@ -14,7 +15,6 @@ import {
   SubmitButton,
   validOrThrow,
 } from "@/components/ui/form";
-import { ACCOUNT_MESSAGES } from "./messages";
 
 /**
  * Reads the restore token (t) and username (u) from the link mailed to the old address after an
@@ -26,23 +26,24 @@ export function RestoreEmailForm() {
   const username = searchParams.get("u") ?? "";
   const session = useSession();
   const [done, setDone] = useState<string | null>(null);
+  const t = useTranslations("RestoreEmailForm");
+  const tm = useTranslations("AccountMessages");
 
   if (!token || !username) {
     return (
-      <p className="text-neutral-700">
-        This link is incomplete. Open the link from your e-mail again.
-      </p>
+      <p className="text-neutral-700">{t("incomplete")}</p>
     );
   }
 
   if (done) {
     return (
       <div className="space-y-3 text-neutral-800" role="status">
-        <p>{done}.</p>
+        <p>{t("done", { message: done })}</p>
         <p>
-          <TextLink href="/login">Log in</TextLink> again. If you no longer know your password,{" "}
-          <TextLink href="/forgot-password">reset it</TextLink>: the link will come to this
-          address.
+          {t.rich("next", {
+            login: (chunks) => <TextLink href="/login">{chunks}</TextLink>,
+            reset: (chunks) => <TextLink href="/forgot-password">{chunks}</TextLink>,
+          })}
         </p>
       </div>
     );
@@ -54,7 +55,7 @@ export function RestoreEmailForm() {
       method: "POST",
       auth: false,
       body,
-      fallback: ACCOUNT_MESSAGES.unknownError,
+      fallback: tm("unknownError"),
       inline: true,
       fieldOf: fieldOfSchema(restoreEmailBody, body),
     });
@@ -67,12 +68,13 @@ export function RestoreEmailForm() {
   return (
     <Form onSubmit={onSubmit}>
       <p className="text-sm text-neutral-700">
-        The email address of <strong className="text-plum-900">{username}</strong> was changed. If
-        that wasn&apos;t you, put this address back: the account is then signed out everywhere,
-        including wherever the change was made.
+        {t.rich("explain", {
+          username,
+          strong: (chunks) => <strong className="text-plum-900">{chunks}</strong>,
+        })}
       </p>
       <FormActions>
-        <SubmitButton className="w-full">Restore my email and sign out everywhere</SubmitButton>
+        <SubmitButton className="w-full">{t("submit")}</SubmitButton>
       </FormActions>
     </Form>
   );

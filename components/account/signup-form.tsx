@@ -1,4 +1,5 @@
 "use client";
+import { useTranslations } from "next-intl";
 import { useRouter } from "next/navigation";
 import { api } from "@/lib/client/api";
 import { useSession } from "@/lib/client/session";
@@ -13,6 +14,8 @@ import { ACCOUNT_MESSAGES } from "./messages";
 export function SignupForm() {
   const session = useSession();
   const router = useRouter();
+  const t = useTranslations("SignupForm");
+  const tm = useTranslations("AccountMessages");
 
   async function onSubmit(values: FormData) {
     const body = {
@@ -24,35 +27,35 @@ export function SignupForm() {
       method: "POST",
       auth: false,
       body,
-      fallback: ACCOUNT_MESSAGES.unknownError,
+      fallback: tm("unknownError"),
       inline: true,
       fieldOf: fieldOfSchema(signupBody, body, { [ACCOUNT_MESSAGES.usernameTaken]: "username" }),
     });
     session.login(token);
-    notify.success(ACCOUNT_MESSAGES.accountCreated);
+    notify.success(tm("accountCreated"));
     router.push("/");
   }
 
   return (
     <Form onSubmit={onSubmit}>
       <TextField
-        label="Username"
+        label={t("username")}
         name="username"
         autoComplete="username"
         autoCapitalize="none"
         spellCheck={false}
-        hint="Usernames are case sensitive."
+        hint={t("usernameHint")}
       />
-      <TextField label="Email" name="email" type="email" autoComplete="email" />
+      <TextField label={t("email")} name="email" type="email" autoComplete="email" />
       <TextField
-        label="Password"
+        label={t("password")}
         name="password"
         type="password"
         autoComplete="new-password"
-        hint="At least 8 characters."
+        hint={t("passwordHint")}
       />
       <FormActions>
-        <SubmitButton className="w-full">Create Account</SubmitButton>
+        <SubmitButton className="w-full">{t("submit")}</SubmitButton>
       </FormActions>
     </Form>
   );

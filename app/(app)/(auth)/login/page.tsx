@@ -1,28 +1,36 @@
 import type { Metadata } from "next";
+import { useTranslations } from "next-intl";
+import { getTranslations } from "next-intl/server";
 import { AuthCard } from "@/components/account/auth-card";
 import { LoginForm } from "@/components/account/login-form";
 import { TextLink } from "@/components/ui/button";
 import { AnonymousOnly } from "@/components/shell/session-guards";
 
-export const metadata: Metadata = { title: "Login" };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("LoginPage");
+  return { title: t("title") };
+}
 
 export default function LoginPage() {
+  const t = useTranslations("LoginPage");
   return (
     <AnonymousOnly>
       <AuthCard
-        title="Login"
-        intro="Welcome back! Log in to keep working on your trees."
+        title={t("title")}
+        intro={t("intro")}
         footer={
           <>
             <p>
-              New to Heirloom? <TextLink href="/signup">Create an account</TextLink>
+              {t.rich("newHere", {
+                signup: (chunks) => <TextLink href="/signup">{chunks}</TextLink>,
+              })}
             </p>
             <p>
-              <TextLink href="/forgot-password">Forgot your password?</TextLink>
+              <TextLink href="/forgot-password">{t("forgotPassword")}</TextLink>
               <span aria-hidden="true" className="mx-2">
                 ·
               </span>
-              <TextLink href="/forgot-username">Forgot your username?</TextLink>
+              <TextLink href="/forgot-username">{t("forgotUsername")}</TextLink>
             </p>
           </>
         }

@@ -1,20 +1,28 @@
 import type { Metadata } from "next";
+import { useTranslations } from "next-intl";
+import { getTranslations } from "next-intl/server";
 import { AuthCard } from "@/components/account/auth-card";
 import { SignupForm } from "@/components/account/signup-form";
 import { TextLink } from "@/components/ui/button";
 import { AnonymousOnly } from "@/components/shell/session-guards";
 
-export const metadata: Metadata = { title: "Create Account" };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("SignupPage");
+  return { title: t("title") };
+}
 
 export default function SignupPage() {
+  const t = useTranslations("SignupPage");
   return (
     <AnonymousOnly>
       <AuthCard
-        title="Create Account"
-        intro="Start building family trees for your Sims legacies."
+        title={t("title")}
+        intro={t("intro")}
         footer={
           <p>
-            Already have an account? <TextLink href="/login">Log in</TextLink>
+            {t.rich("haveAccount", {
+              login: (chunks) => <TextLink href="/login">{chunks}</TextLink>,
+            })}
           </p>
         }
       >
