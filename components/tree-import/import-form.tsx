@@ -1,4 +1,5 @@
 "use client";
+import { useTranslations } from "next-intl";
 import { useRouter } from "next/navigation";
 import { useId, useRef, useState, type DragEvent } from "react";
 import { Button } from "@/components/ui/button";
@@ -11,7 +12,7 @@ import { notify } from "@/lib/client/toast";
 import { TITLE_MAX } from "@/lib/schemas/tree";
 import { ImportProgress, type ImportPhase } from "./import-progress";
 import { ImportReportCard, type ImportReport } from "./import-report";
-import { importHousehold, isSims4File, listHouseholds, type HouseholdChoice } from "./sims4-client";
+import { importHouseholds, isSims4File, listHouseholds, type HouseholdChoice } from "./sims4-client";
 import { Sims4Households } from "./sims4-households";
 
 /** The file types the import takes (SPEC: issue 6). */
@@ -53,25 +54,36 @@ export function ImportForm() {
   const [phase, setPhase] = useState<ImportPhase>({ name: "idle" });
   const [error, setError] = useState<string | null>(null);
   const [report, setReport] = useState<ImportReport | null>(null);
+  const tGame = useTranslations("Sims4Import");
   const [households, setHouseholds] = useState<HouseholdChoice[] | null>(null);
-  const [household, setHousehold] = useState<string | null>(null);
+  const [chosenHouseholds, setChosenHouseholds] = useState<string[]>([]);
   const [reading, setReading] = useState(false);
+  // the file whose households are being read: an answer for a file since replaced is dropped
+  const readingFor = useRef<File | null>(null);
   const busy = phase.name !== "idle" || reading;
+  // A save imports only the households the player ticked, once its list is read (issue 34: the
+  // button worked while the list was still being read, and then imported the active household).
+  const isSave = file !== null && (isSims4File(file.name) || format === "sims4");
+  const waitingForList = isSave && households === null;
+  const noHousehold = isSave && households !== null && chosenHouseholds.length === 0;
 
   async function readHouseholds(chosen: File) {
+    readingFor.current = chosen;
     setReading(true);
     try {
       const list = await listHouseholds(chosen);
+      if (readingFor.current !== chosen) return;
       setHouseholds(list);
-      setHousehold(list[0]?.id ?? null);
+      setChosenHouseholds(list[0] ? [list[0].id] : []);
     } catch (caught) {
+      if (readingFor.current !== chosen) return;
       setError(
         caught instanceof ApiRequestError && caught.detail
           ? caught.detail
-          : "The save could not be read. Try again.",
+          : tGame("readFailed"),
       );
     } finally {
-      setReading(false);
+      if (readingFor.current === chosen) setReading(false);
     }
   }
 
@@ -80,7 +92,8 @@ export function ImportForm() {
     setFile(chosen);
     setError(null);
     setHouseholds(null);
-    setHousehold(null);
+    setChosenHouseholds([]);
+    readingFor.current = null;
     if (isSims4File(chosen.name)) void readHouseholds(chosen);
   }
 
@@ -95,14 +108,18 @@ export function ImportForm() {
       setError("Choose a backup file to import");
       return;
     }
+    if (waitingForList || noHousehold) return;
     setError(null);
     setPhase({ name: "uploading", fraction: 0 });
     try {
       const onProgress = (fraction: number) =>
         setPhase(fraction >= 1 ? { name: "importing" } : { name: "uploading", fraction });
       const result =
-        households && household
-          ? await importHousehold(file, household, { title: title.trim() || undefined, onProgress })
+        isSave && households
+          ? await importHouseholds(file, chosenHouseholds, {
+              title: title.trim() || undefined,
+              onProgress,
+            })
           : await importTree(file, {
               title: title.trim() || undefined,
               format: format || undefined,
@@ -136,6 +153,7 @@ export function ImportForm() {
         people: imported.people,
         families: imported.families ?? null,
         notes,
+        game: isSave,
       });
     } catch (caught) {
       setPhase({ name: "idle" });
@@ -239,14 +257,14 @@ export function ImportForm() {
           </div>
           {reading && (
             <p role="status" className="text-sm text-neutral-700" data-sims4-reading="">
-              Reading the save&rsquo;s households…
+              {tGame("reading")}
             </p>
           )}
           {households && (
             <Sims4Households
               households={households}
-              selected={household}
-              onSelect={setHousehold}
+              selected={chosenHouseholds}
+              onChange={setChosenHouseholds}
               disabled={busy}
             />
           )}
@@ -287,7 +305,12 @@ export function ImportForm() {
           )}
           <ImportProgress phase={phase} />
           <div className="flex flex-wrap gap-3">
-            <Button type="submit" busy={busy}>
+            <Button
+              type="submit"
+              busy={busy}
+              disabled={busy || waitingForList || noHousehold}
+              data-import-submit=""
+            >
               Import Tree
             </Button>
           </div>

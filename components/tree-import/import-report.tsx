@@ -1,4 +1,5 @@
 "use client";
+import { useTranslations } from "next-intl";
 import { Button, buttonClasses } from "@/components/ui/button";
 import { Card, PageHeader } from "@/components/ui/card";
 import { IntentLink } from "@/components/ui/intent-link";
@@ -12,10 +13,12 @@ export interface ImportReport {
   families: number | null;
   /** One sentence per kind of fault, e.g. "622 pointers refer to records that are not in the file…". */
   notes: string[];
+  /**
+   * A Sims 4 save or tray item: the report speaks of the Sims and what the save lacked, not of a
+   * file a genealogy program can fix (issue 34).
+   */
+  game?: boolean;
 }
-
-const count = (n: number, one: string, many: string) =>
-  `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
 
 /**
  * What the import left out or read past, shown on the import page after the tree is created,
@@ -28,23 +31,25 @@ export function ImportReportCard({
   report: ImportReport;
   onAnother: () => void;
 }) {
-  const { treeId, title, people, families, notes } = report;
-  const summary =
+  const t = useTranslations("ImportReport");
+  const { treeId, title, people, families, notes, game } = report;
+  const description =
     families !== null && families > 1
-      ? `${count(people, "Sim", "Sims")} in ${count(families, "family", "families")}: the largest opens first, the others sit beside it, unlinked.`
-      : `${count(people, "Sim", "Sims")}.`;
+      ? t("readyFamilies", { title, people, families })
+      : t("ready", { title, people });
   return (
     <>
-      <PageHeader title="Tree imported" description={`“${title}” is ready: ${summary}`} />
+      <PageHeader title={t("title")} description={description} />
       <Card className="max-w-3xl space-y-4">
-        <section aria-labelledby="import-notes-heading" data-import-notes="">
+        <section
+          aria-labelledby="import-notes-heading"
+          data-import-notes=""
+          data-game={game ? "" : undefined}
+        >
           <h2 id="import-notes-heading" className="text-lg font-semibold text-neutral-900">
-            What the import read past
+            {game ? t("gameHeading") : t("heading")}
           </h2>
-          <p className="mt-1 text-sm text-neutral-700">
-            Everything that could be read is in the tree. These parts of the file could not be, so
-            they were left out. Your genealogy program can fix them in the original file.
-          </p>
+          <p className="mt-1 text-sm text-neutral-700">{game ? t("gameIntro") : t("intro")}</p>
           <ul className="mt-3 list-disc space-y-2 pl-5 text-sm break-words text-neutral-800">
             {notes.map((note) => (
               <li key={note}>{note}</li>
@@ -53,10 +58,10 @@ export function ImportReportCard({
         </section>
         <div className="flex flex-wrap gap-3">
           <IntentLink href={`/trees/${encodeURIComponent(treeId)}`} className={buttonClasses()}>
-            Open the tree
+            {t("open")}
           </IntentLink>
           <Button type="button" variant="secondary" onClick={onAnother}>
-            Import another file
+            {t("another")}
           </Button>
         </div>
       </Card>

@@ -72,6 +72,9 @@ export const ASPIRATIONS: ReadonlyMap<string, string> = new Map<string, string>(
 ]);
 
 export const IN_THE_GAME = "In the game";
+/** How the import's report speaks of an aspiration id no source names yet (issue 34). */
+export const UNNAMED_ASPIRATION = "an aspiration the game did not name";
+const NAMELESS_SIM = "A Sim with no name";
 export const CULLED_TEXT =
   "No longer in the game: the game culled this Sim, and only its family tree remembers them.";
 export const PLACEHOLDER_TEXT =
@@ -413,12 +416,15 @@ export function buildHouseholdTree(
   const family = familyOf(graph, members);
   const inFamily = new Set(family);
   const people: ImportedPerson[] = [];
-  const unknownAspirations = new Set<string>();
+  // Sims whose aspiration the game saved by an id nobody has named yet (ADR 026)
+  const unnamedAspirations: string[] = [];
   for (const id of family) {
     const sim = graph.sims.get(id);
     if (sim) {
       const person = simPerson(sim);
-      if (sim.aspiration && person.aspirations.length === 0) unknownAspirations.add(sim.aspiration);
+      // a pet's aspiration id is the game's own for every pet, never a player's choice
+      if (sim.aspiration && person.aspirations.length === 0 && !isPet(sim))
+        unnamedAspirations.push(sim.id);
       people.push(person);
       continue;
     }
@@ -460,24 +466,26 @@ export function buildHouseholdTree(
     if (layout.needsBranch(id)) layout.branch(id);
   for (const id of family) if (layout.needsBranch(id)) layout.branch(id);
 
+  // the report speaks of Sims and what the save lacked, never of raw game ids (issue 34)
   const name = (id: string) => {
     const sim = graph.sims.get(id);
-    return sim ? `${sim.firstName} ${sim.lastName}`.trim() || id : id;
+    return (sim && `${sim.firstName} ${sim.lastName}`.trim()) || NAMELESS_SIM;
   };
   // only the notes shown are written out: the others are counted
   const droppedInFamily = graph.dropped.filter((d) => inFamily.has(d.from));
   const dropped = droppedInFamily
     .slice(0, MAX_NOTES + 1)
-    .map(
-      (d) =>
-        `${name(d.from)}'s ${d.what} (Sim ${d.to}) is not in the save; that link was left out.`,
-    );
+    .map((d) => `${name(d.from)}'s ${d.what} is no longer in the save, so that link was left out.`);
   const notes = [...limitedNotes(dropped, droppedInFamily.length, "links left out")];
-  if (unknownAspirations.size > 0) {
-    notes.push(
-      `${unknownAspirations.size} aspiration${unknownAspirations.size === 1 ? " is" : "s are"} not known to Heirloom yet and ${unknownAspirations.size === 1 ? "was" : "were"} left out (game ids ${[...unknownAspirations].slice(0, MAX_NOTES).join(", ")}).`,
-    );
-  }
+  notes.push(
+    ...limitedNotes(
+      unnamedAspirations
+        .slice(0, MAX_NOTES + 1)
+        .map((id) => `${name(id)} has ${UNNAMED_ASPIRATION}, so it was left out.`),
+      unnamedAspirations.length,
+      "Sims with an aspiration the game did not name",
+    ),
+  );
   return {
     source: "sims4",
     title: household.name,
