@@ -35,6 +35,49 @@ export interface SyncResult {
   };
 }
 
+/** A Sim of the save the tree does not have yet (a preview: no id until the sync adds them). */
+export interface NewSim {
+  gameId: string;
+  firstName: string;
+  lastName: string;
+}
+
+/** One field of a Sim that a sync changes: as stored, and as it will be. */
+export interface FieldChange {
+  field: string;
+  from: string | string[];
+  to: string | string[];
+}
+
+/**
+ * What a sync would do, written nowhere (`?preview=1`, issue 34). The lists are cut at
+ * PREVIEW_LIST Sims each (a wrong save can hold thousands); the counts are whole.
+ */
+export interface SyncPreview {
+  tree: { _id: string; version: number };
+  etag: string;
+  preview: {
+    /** No Sim of the tree is in the save: a sync is refused unless `force=1` is sent. */
+    sharesNoSim: boolean;
+    added: NewSim[];
+    addedCount: number;
+    updated: (SyncedPerson & { fields: string[]; changes: FieldChange[] })[];
+    updatedCount: number;
+    unchanged: number;
+    /** The tree's Sims from a save (with a game id) that this save no longer has. */
+    missing: SyncedPerson[];
+    missingCount: number;
+    notes: string[];
+  };
+}
+
+/** The Sims a preview lists in each of its lists, at most. */
+export const PREVIEW_LIST = 200;
+
+/** The refusal of a sync with a save that has none of the tree's Sims (issue 34). */
+export const SAVE_SHARES_NO_SIM =
+  "This save shares no Sim with this tree, so updating from it would only add strangers. Choose a save of this tree's household, or send force=1 to add its Sims anyway.";
+
 const AGE_ROW = "Age";
 
 const isPlaceholder = (key: string) => key.startsWith("placeholder:");
@@ -52,7 +95,7 @@ export async function syncHousehold(
   ownerId: string,
   treeId: string,
   source: ImportSource,
-  options: { household?: string; signal?: AbortSignal },
+  options: { household?: string; signal?: AbortSignal; force?: boolean },
   expectedVersion?: number,
 ): Promise<SyncResult> {
   if ("bytes" in source && source.bytes.length === 0) throw new ApiError(400, EMPTY_FILE);
@@ -60,13 +103,7 @@ export async function syncHousehold(
   // A stale If-Match is refused before the save is read: a burst of syncs sent with one version
   // must not each hold the worker for seconds to learn that only the first could go through.
   if (expectedVersion !== undefined) await refuseStale(ownerId, treeId, expectedVersion);
-  let file;
-  try {
-    file = await runInWorker("sims4Read", { source, household: options.household });
-  } catch (error) {
-    if (error instanceof ImportError) throw new ApiError(400, error.message);
-    throw error;
-  }
+  const file = await readSave(source, options.household);
   // The structure is merged in the worker pool from a snapshot read outside the tree's lock (a
   // worker busy with an import must not hold the lock and a connection), then written under the
   // lock only if the tree and the Sims it was merged with are still as read; else read again.
@@ -77,6 +114,9 @@ export async function syncHousehold(
       throw new ApiError(409, TREE_CONFLICT, {
         ETag: treeEtag(snapshot.version, snapshot.detailsVersion),
       });
+    }
+    if (!options.force && snapshot.people.length === 0 && (await hasSims(treeId))) {
+      throw new ApiError(409, SAVE_SHARES_NO_SIM);
     }
     const plan = planSync(file, snapshot.people);
     // With no new Sim the structure stays as stored (new partner rows need a new Sim): nothing to
@@ -102,6 +142,175 @@ export async function syncHousehold(
     // another write came between the snapshot and the lock: merge again from what it stored
     if (attempt >= SYNC_ATTEMPTS) throw new ApiError(409, TREE_CONFLICT);
   }
+}
+
+/** The save's household (or the active one) as an imported tree, read in the worker pool. */
+async function readSave(source: ImportSource, household: string | undefined) {
+  try {
+    return await runInWorker("sims4Read", { source, household });
+  } catch (error) {
+    if (error instanceof ImportError) throw new ApiError(400, error.message);
+    throw error;
+  }
+}
+
+/** Whether the tree has any Sim at all (an empty tree shares no Sim with any save, harmlessly). */
+const hasSims = async (treeId: string) =>
+  (await db.person.findFirst({ where: { treeId }, select: { id: true } })) !== null;
+
+/**
+ * What a sync of the save would do to the tree, written nowhere (`?preview=1`, issue 34): the
+ * Sims it would add, those it would update with each field's change, the number unchanged, the
+ * tree's Sims the save no longer has, and whether the save shares no Sim with the tree. Its ETag
+ * is the tree's: the sync sent with it as If-Match applies exactly what was previewed, or is
+ * refused with 409 when the tree changed in between.
+ */
+export async function previewSync(
+  ownerId: string,
+  treeId: string,
+  source: ImportSource,
+  options: { household?: string },
+  expectedVersion?: number,
+): Promise<SyncPreview> {
+  if ("bytes" in source && source.bytes.length === 0) throw new ApiError(400, EMPTY_FILE);
+  if (expectedVersion !== undefined) await refuseStale(ownerId, treeId, expectedVersion);
+  const file = await readSave(source, options.household);
+  const tree = await db.tree.findFirst({
+    where: { id: treeId, ownerId, deletedAt: null },
+    select: { version: true, detailsVersion: true },
+  });
+  if (!tree) throw notFound(TREE_NOT_FOUND);
+  const gameIds = gameIdsOf(file.people);
+  const people = await findSims(db, treeId, gameIds, SYNC_PERSON);
+  const plan = planSync(file, people);
+  const fromFile = fileSims(file.people);
+  const updated: SyncPreview["preview"]["updated"] = [];
+  let updatedCount = 0;
+  let unchanged = 0;
+  for (const person of people) {
+    const game = person.gameId ? fromFile.get(person.gameId) : undefined;
+    if (!game || plan.idOf.get(person.gameId!) !== person.id) continue;
+    const change = changeOf(person, game);
+    if (!change) {
+      unchanged += 1;
+      continue;
+    }
+    updatedCount += 1;
+    if (updated.length < PREVIEW_LIST) {
+      updated.push({
+        ...change.person,
+        fields: change.changes.map((c) => c.field),
+        changes: change.changes,
+      });
+    }
+  }
+  // the tree's Sims from a save that this one does not have (Sims typed in by hand have no id)
+  const gone = { treeId, gameId: { not: null, notIn: gameIds } };
+  const [missing, missingCount] = await Promise.all([
+    db.person.findMany({
+      where: gone,
+      select: { id: true, gameId: true, firstName: true, lastName: true },
+      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+      take: PREVIEW_LIST,
+    }),
+    db.person.count({ where: gone }),
+  ]);
+  return {
+    tree: { _id: treeId, version: tree.version },
+    etag: treeEtag(tree.version, tree.detailsVersion),
+    preview: {
+      sharesNoSim: people.length === 0 && (await hasSims(treeId)),
+      added: plan.added.slice(0, PREVIEW_LIST).map(({ person }) => ({
+        gameId: person.gameId!,
+        firstName: clipPerson(person).firstName,
+        lastName: clipPerson(person).lastName,
+      })),
+      addedCount: plan.added.length,
+      updated,
+      updatedCount,
+      unchanged,
+      missing: missing.map((p) => ({
+        _id: p.id,
+        gameId: p.gameId!,
+        firstName: p.firstName,
+        lastName: p.lastName,
+      })),
+      missingCount,
+      notes: file.notes ?? [],
+    },
+  };
+}
+
+/** The save's Sims by game id. */
+const fileSims = (people: ImportedPerson[]) =>
+  new Map(people.flatMap((p) => (p.gameId ? [[p.gameId, p] as const] : [])));
+
+/** A Sim of the tree as a sync reads it (SYNC_PERSON). */
+interface StoredSim {
+  id: string;
+  gameId: string | null;
+  firstName: string;
+  lastName: string;
+  traits: string[];
+  lifeStates: string[];
+  custom: Prisma.JsonValue;
+}
+
+interface SimUpdate {
+  firstName?: string;
+  lastName?: string;
+  traits?: string[];
+  lifeStates?: string[];
+  custom?: { title: string; value: string }[];
+}
+
+/**
+ * What the save changes of a Sim the tree has, or null for nothing: the game's names, the traits
+ * and life states the game added (the player's own stay), and the value of their "Age" row.
+ */
+function changeOf(
+  person: StoredSim,
+  game: ImportedPerson,
+): { data: SimUpdate; changes: FieldChange[]; person: SyncedPerson } | null {
+  const clipped = clipPerson(game);
+  const changes: FieldChange[] = [];
+  const data: SimUpdate = {};
+  if (clipped.firstName && clipped.firstName !== person.firstName) {
+    data.firstName = clipped.firstName;
+    changes.push({ field: "firstName", from: person.firstName, to: clipped.firstName });
+  }
+  if (clipped.lastName && clipped.lastName !== person.lastName) {
+    data.lastName = clipped.lastName;
+    changes.push({ field: "lastName", from: person.lastName, to: clipped.lastName });
+  }
+  const newTraits = clipped.traits.filter((t) => !person.traits.includes(t));
+  if (newTraits.length > 0) {
+    data.traits = [...person.traits, ...newTraits];
+    changes.push({ field: "traits", from: person.traits, to: data.traits });
+  }
+  const newStates = clipped.lifeStates.filter((t) => !person.lifeStates.includes(t));
+  if (newStates.length > 0) {
+    data.lifeStates = [...person.lifeStates, ...newStates];
+    changes.push({ field: "lifeStates", from: person.lifeStates, to: data.lifeStates });
+  }
+  const custom = person.custom as { title: string; value: string }[];
+  const age = clipped.custom.find((r) => r.title === AGE_ROW);
+  const ageAt = custom.findIndex((r) => r.title === AGE_ROW);
+  if (age && ageAt >= 0 && custom[ageAt]!.value !== age.value) {
+    data.custom = custom.map((r, i) => (i === ageAt ? { ...r, value: age.value } : r));
+    changes.push({ field: "age", from: custom[ageAt]!.value, to: age.value });
+  }
+  if (changes.length === 0) return null;
+  return {
+    data,
+    changes,
+    person: {
+      _id: person.id,
+      gameId: person.gameId!,
+      firstName: data.firstName ?? person.firstName,
+      lastName: data.lastName ?? person.lastName,
+    },
+  };
 }
 
 /** Said to a sync whose client went away before it was written (no one reads it: for the log). */
@@ -240,62 +449,22 @@ async function writeSync(
   const { idOf, added } = plan;
 
   // updates of the Sims the tree has
-  const fromFile = new Map(file.people.flatMap((p) => (p.gameId ? [[p.gameId, p] as const] : [])));
+  const fromFile = fileSims(file.people);
   const updated: SyncResult["changes"]["updated"] = [];
   let unchanged = 0;
   for (const person of people) {
     const game = person.gameId ? fromFile.get(person.gameId) : undefined;
     if (!game || idOf.get(person.gameId!) !== person.id) continue;
-    const clipped = clipPerson(game);
-    const fields: string[] = [];
-    const data: {
-      firstName?: string;
-      lastName?: string;
-      traits?: string[];
-      lifeStates?: string[];
-      custom?: { title: string; value: string }[];
-    } = {};
-    if (clipped.firstName && clipped.firstName !== person.firstName) {
-      data.firstName = clipped.firstName;
-      fields.push("firstName");
-    }
-    if (clipped.lastName && clipped.lastName !== person.lastName) {
-      data.lastName = clipped.lastName;
-      fields.push("lastName");
-    }
-    // traits and life states the game added; the player's own stay
-    const newTraits = clipped.traits.filter((t) => !person.traits.includes(t));
-    if (newTraits.length > 0) {
-      data.traits = [...person.traits, ...newTraits];
-      fields.push("traits");
-    }
-    const newStates = clipped.lifeStates.filter((t) => !person.lifeStates.includes(t));
-    if (newStates.length > 0) {
-      data.lifeStates = [...person.lifeStates, ...newStates];
-      fields.push("lifeStates");
-    }
-    const custom = person.custom as { title: string; value: string }[];
-    const age = clipped.custom.find((r) => r.title === AGE_ROW);
-    const ageAt = custom.findIndex((r) => r.title === AGE_ROW);
-    if (age && ageAt >= 0 && custom[ageAt]!.value !== age.value) {
-      data.custom = custom.map((r, i) => (i === ageAt ? { ...r, value: age.value } : r));
-      fields.push("age");
-    }
-    if (fields.length === 0) {
+    const change = changeOf(person, game);
+    if (!change) {
       unchanged += 1;
       continue;
     }
     await tx.person.update({
       where: { id: person.id },
-      data: { ...data, version: { increment: 1 } },
+      data: { ...change.data, version: { increment: 1 } },
     });
-    updated.push({
-      _id: person.id,
-      gameId: person.gameId!,
-      firstName: data.firstName ?? person.firstName,
-      lastName: data.lastName ?? person.lastName,
-      fields,
-    });
+    updated.push({ ...change.person, fields: change.changes.map((c) => c.field) });
   }
   const now = Date.now();
   const addedRows = added.map(({ person, id }, index) => ({

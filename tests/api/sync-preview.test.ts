@@ -1,0 +1,4 @@
+// Issue 34, a sync you can preview, on PostgreSQL (the cases: tests/helpers/sync-preview-suite.ts).
+import { describeSyncPreview } from "../helpers/sync-preview-suite";
+
+describeSyncPreview("PostgreSQL");
