@@ -43,6 +43,12 @@ export const SIMS4_LIMITS = {
    * walked to rank it); past it the remaining founders keep the save's order.
    */
   maxFounderWalk: 1_000_000,
+  /** Dynasties of one save (Royalty & Legacy: a handful in any game). */
+  maxDynasties: 10_000,
+  /** Members of one dynasty (at most every Sim of the save), counted against maxIdsPerSave too. */
+  maxDynastyMembers: 30_000,
+  /** Values of one dynasty (the game lets a dynasty hold a few). */
+  maxDynastyValues: 1_000,
 } as const;
 
 /** The sentence of a per-Sim limit: "A Sim in the save has more than 100 steady partners; …". */

@@ -58,10 +58,37 @@ export interface Sims4Household {
   name: string;
 }
 
+/** A member of a dynasty (Royalty & Legacy): member_id 1, rank 4, is_black_sheep 6. */
+export interface Sims4DynastyMember {
+  simId: string;
+  rank: number | null;
+  /** The dynasty's black sheep: an outcast the dynasty still lists. */
+  outcast: boolean;
+}
+
+/**
+ * A dynasty of the save's dynasty service (save_slot 2 → gameplay_data 8 → dynasty_service 60 →
+ * dynasty_data 1): name 2, head 4, heir 5, members 6, values 7, description 10, total prestige 13.
+ * No real save at hand holds one; the fields are the issue's (issue 34), and the tests build a
+ * save with the test writer (testing.ts).
+ */
+export interface Sims4Dynasty {
+  name: string;
+  head: string | null;
+  heir: string | null;
+  members: Sims4DynastyMember[];
+  /** The dynasty's values, as the game's tuning ids (decimal strings). */
+  values: string[];
+  description: string;
+  prestige: number | null;
+}
+
 export interface Sims4Save {
   kind: "save" | "tray";
   activeHouseholdId: string | null;
   households: Sims4Household[];
   sims: Sims4Sim[];
   treeNodes: Sims4TreeNode[];
+  /** The save's dynasties (none in a tray item, or before Royalty & Legacy). */
+  dynasties: Sims4Dynasty[];
 }

@@ -3,7 +3,15 @@
 import { ImportError } from "@/lib/import/types";
 import { looksLikeDbpf, readDbpfIndex, readDbpfResource } from "./dbpf";
 import { perSimLimit, SIMS4_LIMITS } from "./limits";
-import type { Sims4Household, Sims4Relation, Sims4Save, Sims4Sim, Sims4TreeNode } from "./model";
+import type {
+  Sims4Dynasty,
+  Sims4DynastyMember,
+  Sims4Household,
+  Sims4Relation,
+  Sims4Save,
+  Sims4Sim,
+  Sims4TreeNode,
+} from "./model";
 import { IdBudget, intOf, numberOf, ProtoReader, stringOf, type ProtoValue } from "./protobuf";
 
 export const SAVE_GAME_DATA_TYPE = 0x0000000d;
@@ -180,12 +188,16 @@ function readHousehold(reader: ProtoReader, bytes: Uint8Array): Sims4Household {
   return household;
 }
 
-/** save_slot: active_household_id=11, gameplay_data=8 → 62 → 1 → nodes=1. */
+/**
+ * save_slot: active_household_id=11, gameplay_data=8 → the family-tree graph 62 → 1 → nodes=1,
+ * and the dynasty service 60 → dynasty_data=1.
+ */
 function readSaveSlot(
   reader: ProtoReader,
   bytes: Uint8Array,
   save: Sims4Save,
   nodeFields: { count: number },
+  budget: IdBudget,
 ): void {
   const slot = reader.sub(bytes);
   slot.each((field, value) => {
@@ -193,6 +205,7 @@ function readSaveSlot(
     else if (field === 8 && value.wire === 2) {
       const gameplay = slot.sub(value.bytes);
       gameplay.each((f, v) => {
+        if (f === 60 && v.wire === 2) readDynastyService(gameplay, v.bytes, save, budget);
         if (f !== 62 || v.wire !== 2) return;
         const service = gameplay.sub(v.bytes);
         service.each((f2, v2) => {
@@ -209,6 +222,119 @@ function readSaveSlot(
       });
     }
   });
+}
+
+/** A Sim id, or null for none (0). */
+const simIdOf = (value: ProtoValue): string | null => {
+  const id = idOf(value);
+  return id === null || id === "0" ? null : id;
+};
+
+/** An integer, float or double field as a number (prestige: its type is not published). */
+function numericOf(value: ProtoValue): number | null {
+  if (value.wire === 0) return value.value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value.value) : null;
+  const bytes = new DataView(new ArrayBuffer(8));
+  if (value.wire === 5) {
+    bytes.setUint32(0, value.value, true);
+    const n = bytes.getFloat32(0, true);
+    return Number.isFinite(n) ? n : null;
+  }
+  if (value.wire === 1) {
+    bytes.setBigUint64(0, value.value, true);
+    const n = bytes.getFloat64(0, true);
+    return Number.isFinite(n) ? n : null;
+  }
+  return null;
+}
+
+export const TOO_MANY_DYNASTIES = `The save holds more than ${SIMS4_LIMITS.maxDynasties.toLocaleString("en-US")} dynasties: Heirloom reads at most ${SIMS4_LIMITS.maxDynasties.toLocaleString("en-US")} per save.`;
+export const TOO_MANY_DYNASTY_MEMBERS = `A dynasty in the save has more than ${SIMS4_LIMITS.maxDynastyMembers.toLocaleString("en-US")} members: Heirloom reads at most ${SIMS4_LIMITS.maxDynastyMembers.toLocaleString("en-US")} per dynasty.`;
+export const TOO_MANY_DYNASTY_VALUES = `A dynasty in the save has more than ${SIMS4_LIMITS.maxDynastyValues.toLocaleString("en-US")} values: Heirloom reads at most ${SIMS4_LIMITS.maxDynastyValues.toLocaleString("en-US")} per dynasty.`;
+
+/** dynasty_service: dynasty_data=1, each counted before it is decoded. */
+function readDynastyService(
+  reader: ProtoReader,
+  bytes: Uint8Array,
+  save: Sims4Save,
+  budget: IdBudget,
+): void {
+  const service = reader.sub(bytes);
+  service.each((field, value) => {
+    if (field !== 1 || value.wire !== 2) return;
+    if (save.dynasties.length >= SIMS4_LIMITS.maxDynasties)
+      throw new ImportError(TOO_MANY_DYNASTIES);
+    save.dynasties.push(readDynasty(service, value.bytes, budget));
+  });
+}
+
+/** dynasty_data: name 2, head 4, heir 5, members 6, values 7, description 10, prestige 13. */
+function readDynasty(reader: ProtoReader, bytes: Uint8Array, budget: IdBudget): Sims4Dynasty {
+  const dynasty: Sims4Dynasty = {
+    name: "",
+    head: null,
+    heir: null,
+    members: [],
+    values: [],
+    description: "",
+    prestige: null,
+  };
+  const seen = new Set<string>();
+  let memberFields = 0;
+  const data = reader.sub(bytes);
+  data.each((field, value) => {
+    switch (field) {
+      case 2:
+        dynasty.name = stringOf(value) ?? "";
+        break;
+      case 4:
+        dynasty.head = simIdOf(value);
+        break;
+      case 5:
+        dynasty.heir = simIdOf(value);
+        break;
+      case 6: {
+        if (value.wire !== 2) break;
+        // every occurrence counts, kept or not, so repeats of one member cannot run on unbounded
+        if (++memberFields > SIMS4_LIMITS.maxDynastyMembers)
+          throw new ImportError(TOO_MANY_DYNASTY_MEMBERS);
+        budget.take(1);
+        const member = readDynastyMember(data, value.bytes);
+        if (member && !seen.has(member.simId)) {
+          seen.add(member.simId);
+          dynasty.members.push(member);
+        }
+        break;
+      }
+      case 7:
+        ProtoReader.repeatedInts(
+          value,
+          "varint",
+          dynasty.values,
+          SIMS4_LIMITS.maxDynastyValues,
+          TOO_MANY_DYNASTY_VALUES,
+          budget,
+        );
+        break;
+      case 10:
+        dynasty.description = stringOf(value) ?? "";
+        break;
+      case 13:
+        dynasty.prestige = numericOf(value);
+        break;
+    }
+  });
+  return dynasty;
+}
+
+/** A dynasty member: member_id 1, rank 4, is_black_sheep 6. */
+function readDynastyMember(reader: ProtoReader, bytes: Uint8Array): Sims4DynastyMember | null {
+  const member: Sims4DynastyMember = { simId: "0", rank: null, outcast: false };
+  reader.sub(bytes).each((field, value) => {
+    if (field === 1) member.simId = simIdOf(value) ?? "0";
+    else if (field === 4) member.rank = numberOf(value);
+    else if (field === 6) member.outcast = (intOf(value) ?? 0n) !== 0n;
+  });
+  return member.simId === "0" ? null : member;
 }
 
 function readTreeNode(reader: ProtoReader, bytes: Uint8Array): Sims4TreeNode | null {
@@ -239,6 +365,7 @@ export function readSaveGameData(bytes: Uint8Array): Sims4Save {
     households: [],
     sims: [],
     treeNodes: [],
+    dynasties: [],
   };
   const budget = new IdBudget();
   // every occurrence counts, kept or not, so that repeats of one id cannot run on unbounded
@@ -251,7 +378,7 @@ export function readSaveGameData(bytes: Uint8Array): Sims4Save {
   root.each((field, value) => {
     // field 3 is the account block: skipped unread
     if (value.wire !== 2) return;
-    if (field === 2) readSaveSlot(root, value.bytes, save, nodeFields);
+    if (field === 2) readSaveSlot(root, value.bytes, save, nodeFields, budget);
     else if (field === 5) {
       if (++householdFields > SIMS4_LIMITS.maxHouseholds)
         throw new ImportError(TOO_MANY_HOUSEHOLDS);

@@ -81,6 +81,50 @@ export interface FixtureSave {
   }[];
   /** The account block (field 3); the reader must never keep it. */
   account?: { id: bigint; persona: string };
+  /** Dynasties (Royalty & Legacy): save_slot 2 → gameplay_data 8 → dynasty_service 60 → 1. */
+  dynasties?: FixtureDynasty[];
+}
+
+export interface FixtureDynasty {
+  name: string;
+  head?: bigint;
+  heir?: bigint;
+  members?: { id: bigint; rank?: number; outcast?: boolean }[];
+  values?: bigint[];
+  description?: string;
+  /** Total prestige, written as a float (wire type 5) unless `prestigeAs` says otherwise. */
+  prestige?: number;
+  prestigeAs?: "float" | "double" | "varint";
+}
+
+function dynastyMessage(d: FixtureDynasty): Chunk {
+  const parts: Chunk[] = [pb.varint(1, 1), pb.string(2, d.name)];
+  if (d.head !== undefined) parts.push(pb.fixed64(4, d.head));
+  if (d.heir !== undefined) parts.push(pb.fixed64(5, d.heir));
+  for (const m of d.members ?? []) {
+    parts.push(
+      pb.message(6, [
+        pb.fixed64(1, m.id),
+        ...(m.rank !== undefined ? [pb.varint(4, m.rank)] : []),
+        ...(m.outcast ? [pb.varint(6, 1)] : []),
+        pb.string(99, "a field the reader skips"),
+      ]),
+    );
+  }
+  if (d.values?.length) parts.push(pb.packedVarints(7, d.values));
+  if (d.description !== undefined) parts.push(pb.string(10, d.description));
+  if (d.prestige !== undefined) {
+    const as = d.prestigeAs ?? "float";
+    if (as === "varint") parts.push(pb.varint(13, d.prestige));
+    else {
+      const bytes = new Uint8Array(as === "float" ? 4 : 8);
+      const view = new DataView(bytes.buffer);
+      if (as === "float") view.setFloat32(0, d.prestige, true);
+      else view.setFloat64(0, d.prestige, true);
+      parts.push(concat([Uint8Array.from(varintBytes(13 * 8 + (as === "float" ? 5 : 1))), bytes]));
+    }
+  }
+  return pb.message(1, parts);
 }
 
 function simMessage(sim: FixtureSim): Chunk[] {
@@ -116,6 +160,8 @@ function simMessage(sim: FixtureSim): Chunk[] {
 export function encodeSaveGameData(save: FixtureSave): Uint8Array {
   const slot: Chunk[] = [pb.string(1, "slot name")];
   if (save.activeHouseholdId !== undefined) slot.push(pb.varint(11, save.activeHouseholdId));
+  const gameplay: Chunk[] = [pb.varint(1, 7)];
+  if (save.dynasties?.length) gameplay.push(pb.message(60, save.dynasties.map(dynastyMessage)));
   if (save.treeNodes?.length) {
     const nodes = save.treeNodes.map((n) =>
       pb.message(1, [
@@ -126,8 +172,9 @@ export function encodeSaveGameData(save: FixtureSave): Uint8Array {
         pb.varint(9, n.culled === false ? 0 : 1),
       ]),
     );
-    slot.push(pb.message(8, [pb.varint(1, 7), pb.message(62, [pb.message(1, nodes)])]));
+    gameplay.push(pb.message(62, [pb.message(1, nodes)]));
   }
+  if (gameplay.length > 1) slot.push(pb.message(8, gameplay));
   return concat([
     pb.varint(1, 12345),
     pb.message(2, slot),

@@ -98,6 +98,7 @@ export function readTrayItem(bytes: Uint8Array): Sims4Save {
     households: [],
     sims: [],
     treeNodes: [],
+    dynasties: [],
   };
   let id = "0";
   let name = "";
