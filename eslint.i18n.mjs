@@ -13,6 +13,8 @@ export const TRANSLATED_FILES = [
   "components/account/**/*.tsx",
   "app/(app)/(auth)/**/*.tsx",
   "app/(app)/account/**/*.tsx",
+  "components/gallery/**/*.tsx",
+  "app/(app)/gallery/**/*.tsx",
 ];
 
 /** A letter anywhere: `alt=""` and punctuation-only values stay allowed. */

@@ -1,15 +1,19 @@
+import { useTranslations } from "next-intl";
 import type { GalleryItem } from "@/lib/schemas/published";
 import { resizedImageUrl } from "@/lib/image-url";
 import { htmlToPlainText, truncateText } from "@/components/public-tree/plain-text";
 import { cx, focusRing } from "@/components/ui/class-names";
 
-const plural = (n: number, one: string, many: string) =>
-  `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
-
-/** One published tree in the Gallery: cover, title, a line of description, Sims and generations. */
+/**
+ * One published tree in the Gallery: cover, title, its author, a line of description, Sims and
+ * generations. Without a cover it shows, in a search, the Sim the search found (avatar and name),
+ * else the title's first letter, in a band low enough that a phone shows several tiles.
+ */
 export function GalleryTile({ item }: { item: GalleryItem }) {
-  const title = item.title.trim() || "Untitled Tree";
+  const t = useTranslations("GalleryTile");
+  const title = item.title.trim() || t("untitledTree");
   const description = truncateText(htmlToPlainText(item.description), 160);
+  const match = item.match ?? null;
   return (
     <a
       href={`/public/${encodeURIComponent(item._id)}`}
@@ -28,22 +32,41 @@ export function GalleryTile({ item }: { item: GalleryItem }) {
           loading="lazy"
           className="aspect-[15/8] w-full object-cover"
         />
+      ) : match?.avatar ? (
+        <span className="flex h-24 w-full items-center justify-center bg-gradient-to-br from-plum-100 to-plum-300 sm:aspect-[15/8] sm:h-auto">
+          {/* eslint-disable-next-line @next/next/no-img-element -- the server's own resized avatar */}
+          <img
+            src={resizedImageUrl(match.avatar, "200x200")}
+            alt=""
+            width={96}
+            height={96}
+            loading="lazy"
+            className="size-20 rounded-full border-2 border-white object-cover sm:size-24"
+          />
+        </span>
       ) : (
-        <div
+        <span
           aria-hidden="true"
-          className="to-plum-300 text-plum-800 flex aspect-[15/8] w-full items-center justify-center bg-gradient-to-br from-plum-100 text-4xl font-bold"
+          className="flex h-20 w-full items-center justify-center bg-gradient-to-br from-plum-100 to-plum-300 text-3xl font-bold text-plum-800 sm:aspect-[15/8] sm:h-auto sm:text-4xl"
         >
           {title.slice(0, 1).toUpperCase()}
-        </div>
+        </span>
       )}
       <span className="flex flex-1 flex-col gap-1 p-4">
         <span className="line-clamp-2 font-semibold text-plum-900">{title}</span>
+        <span data-gallery-author className="truncate text-sm text-neutral-600">
+          {t("by", { author: item.author })}
+        </span>
+        {match ? (
+          <span data-gallery-match className="truncate text-sm text-plum-800">
+            {t("found", { name: match.name })}
+          </span>
+        ) : null}
         {description ? (
           <span className="line-clamp-1 text-sm text-neutral-700">{description}</span>
         ) : null}
         <span className="mt-auto pt-2 text-xs text-neutral-600">
-          {plural(item.sims, "Sim", "Sims")} ·{" "}
-          {plural(item.generations, "generation", "generations")}
+          {t("sims", { count: item.sims })} · {t("generations", { count: item.generations })}
         </span>
       </span>
     </a>

@@ -1,11 +1,10 @@
+import { useTranslations } from "next-intl";
 import type { GalleryPage } from "@/lib/schemas/published";
 import { GALLERY_LIMITS } from "@/lib/schemas/published";
 import { PageHeader } from "@/components/ui/card";
 import { cx, focusRing } from "@/components/ui/class-names";
 import { GalleryTile } from "./gallery-tile";
 import { galleryHref, type GalleryPageParams } from "@/lib/gallery-query";
-
-const SORT_LABELS = { newest: "Newest", views: "Most viewed" } as const;
 
 const pill = (active: boolean) =>
   cx(
@@ -24,14 +23,15 @@ export function GalleryView({
   page: GalleryPage | null;
   notice?: string;
 }) {
+  const t = useTranslations("GalleryView");
   const searching = params.search.trim().length >= GALLERY_LIMITS.minSearch;
   const totalPages = page?.meta.totalPages ?? 1;
   const total = page?.meta.total ?? 0;
   return (
     <div className="mx-auto max-w-6xl">
       <PageHeader
-        title="Gallery"
-        description="Family trees of Sims legacies, shown here by the players who published them. Search by a tree's title, its description or the name of one of its Sims."
+        title={t("title")}
+        description={t("intro")}
       />
       <form
         role="search"
@@ -40,7 +40,7 @@ export function GalleryView({
         className="mb-4 flex flex-wrap items-center gap-2"
       >
         <label htmlFor="gallery-search" className="sr-only">
-          Search the Gallery
+          {t("searchLabel")}
         </label>
         <input
           id="gallery-search"
@@ -48,7 +48,7 @@ export function GalleryView({
           name="search"
           defaultValue={params.search}
           maxLength={GALLERY_LIMITS.maxSearch}
-          placeholder="A title or a Sim's name"
+          placeholder={t("searchPlaceholder")}
           className={cx(
             "min-w-0 flex-1 rounded-md border border-plum-200 bg-white px-3 py-2",
             focusRing,
@@ -59,7 +59,7 @@ export function GalleryView({
           type="submit"
           className={cx("rounded-md bg-plum-700 px-4 py-2 font-medium text-white", focusRing)}
         >
-          Search
+          {t("search")}
         </button>
       </form>
       <div className="mb-6 flex flex-wrap items-center justify-between gap-3">
@@ -67,10 +67,10 @@ export function GalleryView({
           {page === null
             ? ""
             : searching
-              ? `${total.toLocaleString("en-US")} ${total === 1 ? "tree matches" : "trees match"} “${params.search.trim()}”`
-              : `${total.toLocaleString("en-US")} ${total === 1 ? "tree" : "trees"} in the Gallery`}
+              ? t("matches", { count: total, search: params.search.trim() })
+              : t("total", { count: total })}
         </p>
-        <nav aria-label="Sort" className="flex gap-2">
+        <nav aria-label={t("sortLabel")} className="flex gap-2">
           {(["newest", "views"] as const).map((sort) => (
             <a
               key={sort}
@@ -78,7 +78,7 @@ export function GalleryView({
               aria-current={params.sort === sort ? "page" : undefined}
               className={pill(params.sort === sort)}
             >
-              {SORT_LABELS[sort]}
+              {sort === "newest" ? t("newest") : t("views")}
             </a>
           ))}
         </nav>
@@ -98,26 +98,22 @@ export function GalleryView({
         </ul>
       ) : page ? (
         <p className="rounded-md bg-white p-6 text-neutral-700">
-          {searching
-            ? "No tree in the Gallery matches that search. Try a Sim's first name, or fewer words."
-            : params.page > 1
-              ? "There are no trees on this page."
-              : "No tree is in the Gallery yet. Publish yours and tick “Show in the Gallery”."}
+          {searching ? t("noMatch") : t("empty")}
         </p>
       ) : null}
       {page && totalPages > 1 ? (
-        <nav aria-label="Pages" className="mt-8 flex items-center justify-center gap-4 text-sm">
+        <nav aria-label={t("pagesLabel")} className="mt-8 flex items-center justify-center gap-4 text-sm">
           {params.page > 1 ? (
             <a
               rel="prev"
               href={galleryHref({ ...params, page: Math.min(params.page - 1, totalPages) })}
               className={pill(false)}
             >
-              ← Previous
+              {t("previous")}
             </a>
           ) : null}
           <span className="text-neutral-700">
-            Page {params.page.toLocaleString("en-US")} of {totalPages.toLocaleString("en-US")}
+            {t("pageOf", { page: params.page, pages: totalPages })}
           </span>
           {params.page < totalPages ? (
             <a
@@ -125,7 +121,7 @@ export function GalleryView({
               href={galleryHref({ ...params, page: params.page + 1 })}
               className={pill(false)}
             >
-              Next →
+              {t("next")}
             </a>
           ) : null}
         </nav>

@@ -55,6 +55,16 @@ export interface GalleryItem {
   generations: number;
   viewCount: number;
   lastPublishDate: string;
+  /** The publishing account's username (issue 36: a tile names its author). */
+  author: string;
+  /** Only in a search: a Sim of the tree whose name a word of the search begins, or null. */
+  match?: GalleryMatch | null;
+}
+
+/** The Sim a Gallery search found in a tree: its name and its avatar's upload name. */
+export interface GalleryMatch {
+  name: string;
+  avatar: string | null;
 }
 
 export interface GalleryPage {

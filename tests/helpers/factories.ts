@@ -77,6 +77,26 @@ export async function createPerson(
   return expectOk(await api.post<Person>("/api/people", body, { token }), "POST /api/people");
 }
 
+/**
+ * Places one new Sim at the root of a tree without one (the Gallery never lists an empty tree,
+ * issue 36); answers the Sim.
+ */
+export async function giveSim(token: string, treeId: string, name = "Ada Founder"): Promise<Person> {
+  const [firstName = "", lastName = ""] = name.split(" ");
+  const person = await createPerson(token, treeId, { firstName, lastName });
+  const data: TreeNode = {
+    person: { _id: person._id },
+    partners: [],
+    children: [],
+    parentType: "NONE",
+    parents: [],
+    adoptiveParents: [],
+    hidden: false,
+  };
+  expectOk(await api.patch(`/api/trees/${treeId}`, { data }, { token }), "PATCH /api/trees/{id}");
+  return person;
+}
+
 /** Inserts `count` people into a tree in one statement (for big trees); answers their ids. */
 export async function insertPeople(treeId: string, count: number): Promise<string[]> {
   const ids = Array.from({ length: count }, () => randomUUID());

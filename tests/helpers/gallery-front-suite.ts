@@ -23,7 +23,7 @@ import { GALLERY_CACHE_CONTROL } from "@/lib/server/gallery/http-cache";
 import { setGalleryHidden } from "@/lib/server/gallery/hide-tree";
 import { api } from "./api";
 import { type Raw, rawRequest } from "./raw-http";
-import { createTree, createUser, type TestUser } from "./factories";
+import { createTree, createUser, giveSim, type TestUser } from "./factories";
 
 const HANDED_TO_NEXT = 599;
 const RENDER_SECRET = "gallery-render-secret-for-tests";
@@ -37,13 +37,16 @@ export function describeGalleryFront(makeDb: () => FrontDb) {
   let frontDb: FrontDb;
   let clock = 1_000_000;
   let renders: string[] = [];
+  /** The language of each render, in the order of `renders`. */
+  let renderLocales: string[] = [];
   let server: http.Server;
   let port: number;
   let owner: TestUser;
 
   /** Next's stand-in renders a page whose bytes say which render it was, with a nonce. */
-  async function render(path: string): Promise<RenderedPage> {
+  async function render(path: string, locale: string): Promise<RenderedPage> {
     renders.push(path);
+    renderLocales.push(locale);
     // The page reads its listing as app/(app)/gallery/page.tsx does (the route handler's read).
     const params = new URL(path, "http://front").searchParams;
     const listing = new URLSearchParams({
@@ -63,7 +66,7 @@ export function describeGalleryFront(makeDb: () => FrontDb) {
         "set-cookie": "never=kept",
       },
       body: Buffer.from(
-        `<!DOCTYPE html><html><body>render ${renders.length} of ${path}` +
+        `<!DOCTYPE html><html lang="${locale}"><body>render ${renders.length} of ${path}` +
           `<script nonce="${nonce}">self.__next_f.push([1,"a"])</script></body></html>`,
       ),
     };
@@ -75,6 +78,8 @@ export function describeGalleryFront(makeDb: () => FrontDb) {
   /** Publishes a new tree titled `title`, listed in the Gallery. */
   async function listTree(title: string) {
     const tree = await createTree(owner.token, { title, description: "<p>A legacy</p>" });
+    // an empty tree is never listed (issue 36)
+    await giveSim(owner.token, tree._id);
     const published = await api.put(
       `/api/published/${tree._id}`,
       { publishToGallery: true },
@@ -122,6 +127,7 @@ export function describeGalleryFront(makeDb: () => FrontDb) {
   beforeEach(() => {
     statements.length = 0;
     renders = [];
+    renderLocales = [];
     clock += 60_000;
     galleryChanged();
   });
@@ -256,6 +262,41 @@ export function describeGalleryFront(makeDb: () => FrontDb) {
         HANDED_TO_NEXT,
       );
       expect((await get("/gallery", { rsc: "1" })).status).toBe(HANDED_TO_NEXT);
+    });
+
+    it("keeps one copy per language: a reader never gets another language's page (issue 36)", async () => {
+      const lang = (raw: { body: Buffer }) => /<html lang="([^"]+)"/.exec(raw.body.toString())?.[1];
+      const english = await get("/gallery");
+      expect(english.status).toBe(200);
+      expect(lang(english)).toBe("en");
+      expect(String(english.headers.vary)).toContain("Accept-Language");
+      expect(String(english.headers.vary)).toContain("Cookie");
+
+      const german = await get("/gallery", { "accept-language": "de-AT,de;q=0.9,en;q=0.5" });
+      expect(lang(german)).toBe("de");
+      // the cookie the language menu (or the account's setting) sets comes before the header
+      const japanese = await get("/gallery", {
+        cookie: "theme=dark; NEXT_LOCALE=ja",
+        "accept-language": "de",
+      });
+      expect(lang(japanese)).toBe("ja");
+      expect(renders).toEqual(["/gallery", "/gallery", "/gallery"]);
+      expect(renderLocales).toEqual(["en", "de", "ja"]);
+      expect(new Set([english, german, japanese].map((r) => r.headers.etag)).size).toBe(3);
+
+      // each language's copy is kept and answered to its own readers only
+      expect(lang(await get("/gallery", { "accept-language": "de" }))).toBe("de");
+      expect(lang(await get("/gallery", { cookie: "NEXT_LOCALE=ja" }))).toBe("ja");
+      expect(lang(await get("/gallery"))).toBe("en");
+      expect(lang(await get("/gallery", { "accept-language": "xx, fr;q=0" }))).toBe("en");
+      expect(renders).toHaveLength(3);
+      // another language's ETag is not this reader's copy
+      const notMine = await get("/gallery", {
+        "accept-language": "de",
+        "if-none-match": String(english.headers.etag),
+      });
+      expect(notMine.status).toBe(200);
+      expect(lang(notMine)).toBe("de");
     });
 
     it("renders again after a listing change, and answers the stale page while it re-renders", async () => {

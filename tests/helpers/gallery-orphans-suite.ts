@@ -7,7 +7,14 @@ import type { AccountPublication, AccountPublications } from "@/lib/schemas/acco
 import type { GalleryPage, PublishStatus } from "@/lib/schemas/published";
 import { setGalleryHidden } from "@/lib/server/gallery/hide-tree";
 import { api, detailOf } from "./api";
-import { createTree, createUser } from "./factories";
+import { createTree as createEmptyTree, createUser, giveSim } from "./factories";
+
+/** A tree with one Sim: the Gallery never lists an empty tree (issue 36). */
+async function createTree(...args: Parameters<typeof createEmptyTree>) {
+  const tree = await createEmptyTree(...args);
+  await giveSim(args[0], tree._id);
+  return tree;
+}
 
 const PATH = "/api/account/publications";
 

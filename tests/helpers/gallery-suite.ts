@@ -7,7 +7,7 @@ import type { TreeNode } from "@/lib/schemas/tree";
 import { GALLERY_LIMITS } from "@/lib/schemas/published";
 import { setGalleryHidden } from "@/lib/server/gallery/hide-tree";
 import { api } from "./api";
-import { createPerson, createTree, createUser } from "./factories";
+import { createPerson, createTree, createUser, giveSim } from "./factories";
 
 /** A word no other test uses, so a search for it finds only this test's trees. */
 const uniqueWord = () => `w${randomBytes(5).toString("hex")}`;
@@ -36,11 +36,14 @@ const ids = (page: GalleryPage) => page.data.map((item) => item._id);
 const publish = (token: string, treeId: string, body?: unknown) =>
   api.put<PublishStatus>(`/api/published/${treeId}`, body, { token });
 
-/** A listed tree titled `title` with one Sim per name, in a structure of `names.length` levels. */
+/**
+ * A listed tree titled `title` with one Sim per name, in a structure of `names.length` levels
+ * (one Sim, Ada Founder, by default: an empty tree is never listed).
+ */
 async function listedTree(
   token: string,
   title: string,
-  names: string[] = [],
+  names: string[] = ["Ada Founder"],
   options: { description?: string; list?: boolean } = {},
 ) {
   const tree = await createTree(token, {
@@ -91,6 +94,7 @@ export function gallerySuite() {
         title: `Contract ${word}`,
         description: "<p>The <strong>first</strong> generation</p>",
       });
+      await giveSim(token, tree._id);
       const put = await publish(token, tree._id, { publishToGallery: true });
       expect(put.status).toBe(200);
       expect(put.body.publishToGallery).toBe(true);
@@ -117,6 +121,7 @@ export function gallerySuite() {
       const { token } = await createUser();
       const word = uniqueWord();
       const tree = await createTree(token, { title: `Quiet ${word}` });
+      await giveSim(token, tree._id);
       const bare = await publish(token, tree._id);
       expect(bare.status).toBe(200);
       expect(bare.body.publishToGallery).toBe(false);
@@ -201,7 +206,7 @@ export function gallerySuite() {
       const word = uniqueWord();
       const titled = await listedTree(token, `Château ${word} Jünö`);
       const named = await listedTree(token, `Plain ${word}`, ["Jünö Ærøskøbing", "Kid Strauß"]);
-      const described = await listedTree(token, `Other ${word}`, [], {
+      const described = await listedTree(token, `Other ${word}`, undefined, {
         description: "<p>Where <em>JUNO</em> grew up</p>",
       });
 
@@ -216,6 +221,46 @@ export function gallerySuite() {
       expect(ids(await search(`chat ${word}`))).toEqual([titled._id]);
       // Every word must match.
       expect(ids(await search(`chateau strauss ${word}`))).toEqual([]);
+    });
+
+    it("never lists an empty tree (0 Sims), and lists it once a publish brings a Sim", async () => {
+      const { token } = await createUser();
+      const word = uniqueWord();
+      const tree = await createTree(token, { title: `Empty ${word}` });
+      const put = await publish(token, tree._id, { publishToGallery: true });
+      expect(put.status).toBe(200);
+      expect(ids(await search(word))).toEqual([]);
+      const whole = await gallery("page[number]=1");
+      const everyId: string[] = [...ids(whole.body)];
+      for (let page = 2; page <= whole.body.meta.totalPages; page += 1) {
+        everyId.push(...ids((await gallery(`page[number]=${page}`)).body));
+      }
+      expect(everyId).not.toContain(tree._id);
+      expect(everyId).toHaveLength(whole.body.meta.total);
+
+      await giveSim(token, tree._id);
+      expect((await publish(token, tree._id, { publishToGallery: true })).status).toBe(200);
+      expect(ids(await search(word))).toEqual([tree._id]);
+      expect((await search(word)).data[0]?.sims).toBe(1);
+    });
+
+    it("names each tile's author, and in a search the Sim it was found by", async () => {
+      const { token, username } = await createUser();
+      const word = uniqueWord();
+      const tree = await listedTree(token, `Authored ${word}`, ["Zoë Ærøskøbing", "Kid Strauß"]);
+
+      const plain = (await gallery("page[number]=1")).body.data.find((i) => i._id === tree._id);
+      expect(plain?.author).toBe(username);
+      expect(plain && "match" in plain).toBe(false);
+
+      const byName = (await search(`zoe ${word}`)).data;
+      expect(ids({ data: byName } as GalleryPage)).toEqual([tree._id]);
+      expect(byName[0]!.author).toBe(username);
+      expect(byName[0]!.match).toEqual({ name: "Zoë Ærøskøbing", avatar: null });
+      expect((await search(`AEROSK ${word}`)).data[0]!.match?.name).toBe("Zoë Ærøskøbing");
+      expect((await search(`strauss ${word}`)).data[0]!.match?.name).toBe("Kid Strauß");
+      // found by its title alone: no Sim to show
+      expect((await search(`authored ${word}`)).data[0]!.match).toBeNull();
     });
 
     it("lists the snapshot, not the live tree", async () => {

@@ -1,5 +1,7 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
+import { notFound } from "next/navigation";
+import { getTranslations } from "next-intl/server";
 import { GalleryView } from "@/components/gallery/gallery-view";
 import { galleryHref, readGalleryParams } from "@/lib/gallery-query";
 import { getEnv } from "@/lib/env";
@@ -11,13 +13,12 @@ import { searchWords } from "@/lib/server/gallery/terms";
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
-const DESCRIPTION =
-  "Family trees of Sims legacies that their players chose to show: browse them, or search by a title or a Sim's name.";
-
 export async function generateMetadata({ searchParams }: Props): Promise<Metadata> {
   const params = readGalleryParams(await searchParams);
+  const t = await getTranslations("GalleryPage");
   const search = params.search.trim();
-  const title = search.length >= GALLERY_LIMITS.minSearch ? `Gallery: “${search}”` : "Gallery";
+  const title = search.length >= GALLERY_LIMITS.minSearch ? t("searchTitle", { search }) : t("title");
+  const DESCRIPTION = t("description");
   const url = galleryHref(params);
   return {
     metadataBase: new URL(getEnv().APP_URL),
@@ -57,5 +58,8 @@ export default async function GalleryPage({ searchParams }: Props) {
       throw error;
     },
   );
+  // Past the last page is a 404 with a link back (gallery/not-found.tsx), not "Page 99 of 2": the
+  // address names nothing, so a crawler drops it and a reader is not shown an empty Gallery.
+  if (result.page && params.page > result.page.meta.totalPages) notFound();
   return <GalleryView params={params} page={result.page} notice={result.notice} />;
 }

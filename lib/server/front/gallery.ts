@@ -23,6 +23,7 @@ import zlib from "node:zlib";
 import { LRUCache } from "lru-cache";
 import type { Logger } from "pino";
 import { galleryHref, readGalleryParams } from "@/lib/gallery-query";
+import { chooseLocale, LOCALE_COOKIE, type Locale } from "@/lib/i18n/locales";
 import {
   GALLERY_CACHE_MS,
   GALLERY_STALE_MS,
@@ -61,8 +62,11 @@ const gzip = promisify(zlib.gzip);
 export interface GalleryFrontOptions {
   /** The data-access seam; null when the fast reads are off (Next answers the API). */
   db: FrontDb | null;
-  /** Asks Next for a page (with RENDER_HEADER set to `renderSecret`), uncompressed. */
-  render: (path: string) => Promise<RenderedPage>;
+  /**
+   * Asks Next for a page (with RENDER_HEADER set to `renderSecret`), uncompressed, in `locale`
+   * (sent as the NEXT_LOCALE cookie, ADR 041).
+   */
+  render: (path: string, locale: Locale) => Promise<RenderedPage>;
   /** The value of RENDER_HEADER on the server's own render requests. */
   renderSecret: string;
   /** The client's address (the same rule as the rest of the front). */
@@ -73,6 +77,31 @@ export interface GalleryFrontOptions {
 }
 
 export type GalleryFront = (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
+
+const LOCALE_COOKIE_VALUE = new RegExp(`(?:^|;\\s*)${LOCALE_COOKIE}=([^;]*)`);
+
+/** The reader's language, as i18n/request.ts chooses it for Next's render: cookie, then header. */
+export function readerLocale(req: IncomingMessage): Locale {
+  const cookie = req.headers.cookie;
+  const acceptLanguage = req.headers["accept-language"];
+  return chooseLocale({
+    cookie: cookie ? LOCALE_COOKIE_VALUE.exec(cookie)?.[1] : null,
+    acceptLanguage: Array.isArray(acceptLanguage) ? acceptLanguage.join(",") : acceptLanguage,
+  });
+}
+
+/**
+ * A kept page's key: its language and its canonical address. Pages are kept per language, so a
+ * reader never gets another language's copy (issue 36); the address alone is what Next renders.
+ */
+const pageKey = (locale: Locale, path: string) => `${locale} ${path}`;
+const pageOfKey = (key: string) => {
+  const at = key.indexOf(" ");
+  return { locale: key.slice(0, at) as Locale, path: key.slice(at + 1) };
+};
+
+/** What a kept page varies by, besides its encoding: the two things its language comes from. */
+const PAGE_VARY = "Accept-Encoding, Accept-Language, Cookie";
 
 interface KeptHtml {
   etag: string;
@@ -128,7 +157,8 @@ export function createGalleryFront(options: GalleryFrontOptions): GalleryFront {
     // The page reads this listing or a newer one: a later check against it errs towards a render.
     const listingEtag = keptGalleryEtag(galleryKeyOf(listing));
     const job = (async () => {
-      const rendered = await options.render(key);
+      const { locale, path } = pageOfKey(key);
+      const rendered = await options.render(path, locale);
       if (rendered.status !== 200) return null;
       // The same page for every reader carries no nonce: its inline scripts go by hash (ADR 024).
       const { plain, gzipped, etag, headers } = await keepRenderedPage(rendered, false);
@@ -186,12 +216,13 @@ export function createGalleryFront(options: GalleryFrontOptions): GalleryFront {
     headers: Record<string, string>,
     etag: string,
     bodies: { plain: Buffer; gzipped: Buffer },
+    vary = "Accept-Encoding",
   ): number {
     const all: Record<string, string> = {
       ...headers,
       "cache-control": GALLERY_CACHE_CONTROL,
       etag,
-      vary: "Accept-Encoding",
+      vary,
     };
     if (etagMatches(req.headers["if-none-match"] ?? null, etag)) {
       res.writeHead(304, all);
@@ -254,7 +285,7 @@ export function createGalleryFront(options: GalleryFrontOptions): GalleryFront {
     requestId: string,
   ): Promise<number | null> {
     const params = readGalleryParams(Object.fromEntries(url.searchParams));
-    const key = galleryHref(params);
+    const key = pageKey(readerLocale(req), galleryHref(params));
     const listing = { page: params.page, sort: params.sort, words: searchWords(params.search) };
     let kept = keptHtml(key, listing);
     if (!kept) {
@@ -277,7 +308,7 @@ export function createGalleryFront(options: GalleryFrontOptions): GalleryFront {
     if (isHttps(req)) {
       headers["strict-transport-security"] = "max-age=63072000; includeSubDomains";
     }
-    return send(req, res, headers, kept.etag, kept);
+    return send(req, res, headers, kept.etag, kept, PAGE_VARY);
   }
 
   return async (req, res) => {

@@ -5,6 +5,7 @@ import { createServer, request, type IncomingMessage, type ServerResponse } from
 import path from "node:path";
 import next from "next";
 import { getEnv } from "@/lib/env";
+import { LOCALE_COOKIE } from "@/lib/i18n/locales";
 import { createFastReads } from "./fast-reads";
 import { createStaticAssets } from "./static-assets";
 import { pgFrontDb, pgliteFrontDb, type FrontDb } from "./front-db";
@@ -68,14 +69,20 @@ export async function startServer(options: { dev?: boolean } = {}) {
   // Published trees from memory (ADR 014): each page is rendered by Next once per publication,
   // through a request to this very server that carries a secret only this process knows.
   const renderSecret = randomUUID();
-  const renderPage = (pagePath: string) =>
+  // `locale`: the Gallery's pages are kept per language (gallery.ts), rendered in it through the
+  // cookie Next's request config reads; a public page is rendered without one.
+  const renderPage = (pagePath: string, locale?: string) =>
     new Promise<RenderedPage>((resolve, reject) => {
       const ask = request(
         {
           host: "127.0.0.1",
           port: env.PORT,
           path: pagePath,
-          headers: { [RENDER_HEADER]: renderSecret, "accept-encoding": "identity" },
+          headers: {
+            [RENDER_HEADER]: renderSecret,
+            "accept-encoding": "identity",
+            ...(locale ? { cookie: `${LOCALE_COOKIE}=${locale}` } : {}),
+          },
         },
         (answer) => {
           const chunks: Buffer[] = [];

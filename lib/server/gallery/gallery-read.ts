@@ -5,6 +5,7 @@
 import {
   GALLERY_LIMITS,
   GALLERY_SORTS,
+  type GalleryMatch,
   type GalleryPage,
   type GallerySort,
 } from "@/lib/schemas/published";
@@ -55,17 +56,25 @@ const ORDER: Record<GallerySort, string> = {
 // without time zone in the process's zone; Prisma in UTC).
 const TILE_COLUMNS = `p."treeId" AS "_id", p."title", p."description", p."cover", p."sims",
   p."generations", p."viewCount",
-  round(extract(epoch FROM p."publishedAt") * 1000)::float8 AS "publishedMs"`;
+  round(extract(epoch FROM p."publishedAt") * 1000)::float8 AS "publishedMs",
+  p."ownerId" AS "author"`;
+
+/**
+ * What the Gallery lists: shown (listed, not hidden) and with at least one Sim. An empty tree's
+ * tile would lead to a page with nothing on it (issue 36); it is listed again, without a word
+ * from its owner, once a publish brings Sims.
+ */
+const LISTED = `p."shown" AND p."sims" > 0`;
 
 /** $1 limit, $2 offset: a page of the Gallery without a search. */
 const pageSql = (sort: GallerySort) => `
   SELECT ${TILE_COLUMNS}
   FROM "PublishedTree" p
-  WHERE p."shown"
+  WHERE ${LISTED}
   ORDER BY ${ORDER[sort]}
   LIMIT $1 OFFSET $2`;
 
-const COUNT_SQL = `SELECT count(*) AS "total" FROM "PublishedTree" p WHERE p."shown"`;
+const COUNT_SQL = `SELECT count(*) AS "total" FROM "PublishedTree" p WHERE ${LISTED}`;
 
 /**
  * $1 words, $2 limit, $3 offset: the shown publications that have, for every word, a search word
@@ -84,9 +93,48 @@ const searchSql = (sort: GallerySort) => `
     GROUP BY "treeId" HAVING count(*) = cardinality($1::text[])
   )
   SELECT ${TILE_COLUMNS}, count(*) OVER () AS "total"
-  FROM hits JOIN "PublishedTree" p ON p."treeId" = hits."treeId" AND p."shown"
+  FROM hits JOIN "PublishedTree" p ON p."treeId" = hits."treeId" AND ${LISTED}
   ORDER BY hits."rank", ${ORDER[sort]}
   LIMIT $2 OFFSET $3`;
+
+/**
+ * SQL's version of terms.ts's foldText for a Sim's name, for the letters Sims names carry most:
+ * lower case, the Latin accents taken off, and the letters NFKD does not take apart folded as
+ * foldText folds them. A letter it does not know stays as it is (the match is then missed, never
+ * wrong).
+ */
+const ACCENTED = "àáâãäåāăąçćĉċčďèéêëēĕėęěĝğġģĥìíîïĩīĭįĵķĺļľñńņňòóôõöōŏőŕŗřśŝşšţťùúûüũūŭůűųŵýÿŷźżž";
+const PLAIN = "aaaaaaaaacccccdeeeeeeeeegggghiiiiiiiijklllnnnnoooooooorrrssssttuuuuuuuuuuwyyyzzz";
+const foldSql = (text: string) =>
+  `replace(replace(replace(replace(replace(replace(translate(lower(${text}), '${ACCENTED}', '${PLAIN}'),
+    'ß', 'ss'), 'æ', 'ae'), 'œ', 'oe'), 'ø', 'o'), 'ł', 'l'), 'þ', 'th')`;
+
+/**
+ * $1 the page's tree ids, $2 the search's words: for each tree, a Sim of its snapshot with a name
+ * word that begins with one of the words (the first in the snapshot's order), for the tile to
+ * show beside a match found by name (issue 36). One Sim per tree, and only for the page's trees.
+ */
+const MATCHES_SQL = `
+  SELECT t."treeId", m."firstName", m."lastName", m."avatar"
+  FROM unnest($1::text[]) AS t("treeId")
+  JOIN "PublishedTree" p ON p."treeId" = t."treeId"
+  CROSS JOIN LATERAL (
+    SELECT s ->> 'firstName' AS "firstName", s ->> 'lastName' AS "lastName", s ->> 'avatar' AS "avatar"
+    FROM jsonb_array_elements(p."people") s
+    WHERE EXISTS (
+      SELECT 1 FROM unnest($2::text[]) AS w(word)
+      WHERE position(w.word IN ${foldSql(`concat_ws(' ', s ->> 'firstName', s ->> 'lastName')`)}) > 0
+        AND ${foldSql(`concat_ws(' ', s ->> 'firstName', s ->> 'lastName')`)} ~ ('(^|[ ''’.-])' || w.word)
+    )
+    LIMIT 1
+  ) m`;
+
+interface MatchRow extends Record<string, unknown> {
+  treeId: string;
+  firstName: string | null;
+  lastName: string | null;
+  avatar: string | null;
+}
 
 interface TileRow extends Record<string, unknown> {
   _id: string;
@@ -97,6 +145,7 @@ interface TileRow extends Record<string, unknown> {
   generations: number;
   viewCount: number;
   publishedMs: number;
+  author: string;
   total?: bigint | number | string;
 }
 
@@ -124,6 +173,11 @@ export async function readGalleryPage(run: GalleryRunner, q: GalleryQuery): Prom
       total = Number(first[0]?.total ?? 0);
     }
   }
+  const matches = new Map<string, MatchRow>();
+  if (q.words.length > 0 && rows.length > 0) {
+    const found = await run<MatchRow>("gallery_matches", MATCHES_SQL, [rows.map((r) => r._id), q.words]);
+    for (const match of found) matches.set(match.treeId, match);
+  }
   return {
     data: rows.map((r) => ({
       _id: r._id,
@@ -134,6 +188,8 @@ export async function readGalleryPage(run: GalleryRunner, q: GalleryQuery): Prom
       generations: Number(r.generations),
       viewCount: Number(r.viewCount),
       lastPublishDate: new Date(Number(r.publishedMs)).toISOString(),
+      author: r.author,
+      ...(q.words.length > 0 ? { match: matchOf(matches.get(r._id)) } : {}),
     })),
     meta: {
       totalPages: Math.max(1, Math.ceil(total / pageSize)),
@@ -142,4 +198,11 @@ export async function readGalleryPage(run: GalleryRunner, q: GalleryQuery): Prom
       pageSize,
     },
   };
+}
+
+/** The Sim a search found in a tree, as a tile shows it; null when the words matched no Sim. */
+function matchOf(row: MatchRow | undefined): GalleryMatch | null {
+  if (!row) return null;
+  const name = [row.firstName, row.lastName].filter((part) => part?.trim()).join(" ");
+  return { name, avatar: row.avatar || null };
 }
