@@ -243,7 +243,7 @@ async function backUp(): Promise<number> {
     }
     if (imageStore !== "local") {
       console.log(
-        `Images live in ${imageStore === "s3" ? "the S3 bucket" : "Vercel Blob"} and are not in the archive: keep the bucket versioned and replicated (README, "Backups").`,
+        `Images live in ${imageStore === "s3" ? "the S3 bucket" : "Vercel Blob"} and are not in the archive: keep the bucket versioned and replicated (docs/reference.md, "Backups").`,
       );
     }
   } catch (error) {

@@ -115,7 +115,7 @@ try {
     );
   } else if (manifest.uploads.store !== "local") {
     console.log(
-      `The archive's images were kept in ${manifest.uploads.store === "s3" ? "an S3 bucket" : "Vercel Blob"}: point this server at that bucket (README, "Backups").`,
+      `The archive's images were kept in ${manifest.uploads.store === "s3" ? "an S3 bucket" : "Vercel Blob"}: point this server at that bucket (docs/reference.md, "Backups").`,
     );
   } else if (imageStoreOf(env) !== "local" && manifest.uploads.files > 0) {
     console.log(

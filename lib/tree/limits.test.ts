@@ -2,9 +2,9 @@ import fs from "node:fs";
 import { describe, expect, it } from "vitest";
 import { LIMITS_TABLE, TREE_LIMITS } from "./limits";
 
-/** The rows of README.md's "Limits" table, each as its trimmed cells. */
+/** The rows of docs/reference.md's "Limits" table (moved there from the README), each as its trimmed cells. */
 function readmeLimits(): string[][] {
-  const readme = fs.readFileSync("README.md", "utf8");
+  const readme = fs.readFileSync("docs/reference.md", "utf8");
   const section = readme.split("\n## Limits\n")[1]?.split("\n## ")[0] ?? "";
   return section
     .split("\n")
@@ -19,7 +19,7 @@ function readmeLimits(): string[][] {
 }
 
 describe("the limits module", () => {
-  it("is what README.md lists", () => {
+  it("is what docs/reference.md lists", () => {
     expect(readmeLimits()).toEqual(LIMITS_TABLE.map((row) => [...row]));
   });
 

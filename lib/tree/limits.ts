@@ -2,7 +2,7 @@
  * Every limit of a tree's structure, in one place (STYLE.md 13). A full `{data}` save, a JSON
  * Patch and an import are held to the same numbers: the schema (lib/schemas/tree.ts) checks a
  * whole structure, the patch applier (lib/server/trees/apply-tree-patch.ts) counts them op by op
- * as it applies. README.md lists them (its table is checked against this module by
+ * as it applies. docs/reference.md lists them (its table is checked against this module by
  * lib/tree/limits.test.ts). No zod here: the editor's saver imports this module.
  */
 export const TREE_LIMITS = {
@@ -39,7 +39,7 @@ export const TREE_PATCH_LIMITS = {
 
 export const JSON_PATCH_TYPE = "application/json-patch+json";
 
-/** The limits as README.md lists them: name, value, what it bounds. */
+/** The limits as docs/reference.md lists them: name, value, what it bounds. */
 export const LIMITS_TABLE: readonly [string, string, string][] = [
   [
     "Nodes per tree",

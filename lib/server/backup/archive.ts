@@ -38,7 +38,7 @@ export const MAX_MANIFEST_BYTES = 8 * 1024 * 1024;
 /** One row's JSON at most (a published tree of 100,000 Sims is tens of MB). */
 export const MAX_ROW_BYTES = 256 * 1024 * 1024;
 
-/** Where images live: only local ones are in the archive (README, "Backups"). */
+/** Where images live: only local ones are in the archive (docs/reference.md, "Backups"). */
 export type ImageStore = "local" | "s3" | "vercel-blob";
 
 export interface BackupManifest {

@@ -1,5 +1,5 @@
 // The worker pool's budgets (ADR 021): threads, heap, queue, and the time each kind of task may
-// run. In one place so that the README's table and the tests read the same figures.
+// run. In one place so that docs/reference.md and the tests read the same figures.
 import "server-only";
 import os from "node:os";
 
