@@ -75,6 +75,11 @@ for (const [width, height] of [
 
     await updateFromSave(page, width, newer());
     const dialog = page.locator("[data-update-from-save-dialog]");
+    // issue 34: the update is previewed first, and applied only on confirm
+    await expect(dialog.getByRole("heading", { name: "Update from this save?" })).toBeVisible({ timeout: 30_000 });
+    await expect(dialog.locator("[data-sync-to-add]")).toHaveText("Alexander Goth");
+    expect(await firstNames(request, user.token, treeId)).toEqual(["Bella", "Cassandra", "Mortimer"]);
+    await dialog.getByRole("button", { name: "Update the tree" }).click();
     await expect(dialog.getByRole("heading", { name: "Updated from the save" })).toBeVisible({ timeout: 30_000 });
     await expect(dialog.locator("[data-sync-summary]")).toHaveText("1 Sim added, 0 Sims updated, 3 unchanged.");
     await expect(dialog.locator("[data-sync-added]")).toHaveText("Alexander Goth");
