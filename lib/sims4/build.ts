@@ -252,16 +252,47 @@ class Layout {
     return node;
   }
 
+  /** Where each Sim's first node hangs: the node above it (null for the root) and its depth. */
+  private readonly placedAt = new Map<string, { parent: TreeNode | null; depth: number }>();
+
   branch(id: string): void {
     const node = this.makeNode(id);
     if (this.root === null) {
       this.root = node;
+      this.placedAt.set(id, { parent: null, depth: 1 });
       this.spread(node, id, 1);
     } else {
       node.hidden = true;
       this.root.children.push(node);
+      this.placedAt.set(id, { parent: this.root, depth: 2 });
       this.spread(node, id, 2);
     }
+  }
+
+  /**
+   * A Sim with no family link at all (a roommate, a pet the save names no parents for), placed
+   * apart in the row of the first of `beside` drawn below the root: a hidden node, so no line
+   * joins them to anyone and nobody becomes their parent, standing with their household rather
+   * than in the root's children's row (beside the root's row itself where the household is
+   * drawn there: a tree has one root).
+   */
+  placeApart(id: string, beside: readonly string[]): void {
+    if (this.root === null) {
+      this.branch(id);
+      return;
+    }
+    let at = { parent: this.root, depth: 2 };
+    for (const other of beside) {
+      const found = this.placedAt.get(other);
+      if (found?.parent) {
+        at = { parent: found.parent, depth: found.depth };
+        break;
+      }
+    }
+    const node = this.makeNode(id);
+    node.hidden = true;
+    at.parent.children.push(node);
+    this.placedAt.set(id, at);
   }
 
   private spread(start: TreeNode, startId: string, startDepth: number): void {
@@ -279,6 +310,7 @@ class Layout {
           }
           const childNode = this.makeNode(child);
           node.children.push(childNode);
+          this.placedAt.set(child, { parent: node, depth: depth + 1 });
           queue.push([childNode, child, depth + 1]);
         }
       }
@@ -462,9 +494,27 @@ export function buildHouseholdTree(
   }
 
   const layout = new Layout(graph, family);
-  for (const id of layout.founderOrder(new Set(members)))
-    if (layout.needsBranch(id)) layout.branch(id);
-  for (const id of family) if (layout.needsBranch(id)) layout.branch(id);
+  // Sims with no family link at all are placed last, beside their household (placeApart)
+  const alone = (id: string) =>
+    graph.sims.has(id) &&
+    !graph.parents.has(id) &&
+    !graph.children.get(id)?.length &&
+    !graph.partners.get(id)?.size;
+  const apart: string[] = [];
+  for (const id of layout.founderOrder(new Set(members))) {
+    if (layout.root !== null && alone(id)) apart.push(id);
+    else if (layout.needsBranch(id)) layout.branch(id);
+  }
+  const isApart = new Set(apart);
+  for (const id of family) if (!isApart.has(id) && layout.needsBranch(id)) layout.branch(id);
+  const membersOf = new Map<string, string[]>();
+  for (const id of members) {
+    const household = graph.sims.get(id)!.householdId;
+    const list = membersOf.get(household);
+    if (list) list.push(id);
+    else membersOf.set(household, [id]);
+  }
+  for (const id of apart) layout.placeApart(id, membersOf.get(graph.sims.get(id)!.householdId)!);
 
   // the report speaks of Sims and what the save lacked, never of raw game ids (issue 34)
   const name = (id: string) => {

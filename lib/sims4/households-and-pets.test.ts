@@ -248,6 +248,42 @@ describe("nothing invented", () => {
       expect(drawnUnder(tree, key("Lodger"))).toEqual([]);
     });
 
+    it("draws a household's pet and lodger in its own row, not in the root's children's row", () => {
+      // the grandchild moved out with a dog and a lodger; the legacy's root is her grandmother
+      const bytes = writeSave({
+        activeHouseholdId: HH,
+        households: [
+          { id: HH, name: "Legacy" },
+          { id: OTHER, name: "Moved Out" },
+        ],
+        sims: [
+          sim(1, "Gran", { spouse: BIG + 2n }),
+          sim(2, "Grandpa", { spouse: BIG + 1n }),
+          sim(3, "Daughter", {
+            relations: [
+              [0, BIG + 1n],
+              [1, BIG + 2n],
+            ],
+          }),
+          sim(4, "Grandchild", { householdId: OTHER, relations: [[0, BIG + 3n]] }),
+          sim(5, "Dog", { householdId: OTHER, species: 2 }),
+          sim(6, "Lodger", { householdId: OTHER }),
+        ],
+      });
+      const tree = parseSims4(bytes, { households: [HH.toString(), OTHER.toString()] });
+      const kin = buildKinship(tree.data);
+      const key = (first: string) => byName(tree, first).key;
+      expect(tree.data.person?._id).toBe(key("Gran"));
+      const row = (first: string) => kin.placements.get(key(first))!.map((p) => p.depth);
+      expect(row("Grandchild")).toEqual([2]);
+      for (const apart of ["Dog", "Lodger"]) {
+        expect(row(apart)).toEqual([2]);
+        expect(kin.generation.get(key(apart))).toBe(kin.generation.get(key("Grandchild")));
+        expect(kin.parents.get(key(apart))).toBeUndefined();
+        expect(drawnUnder(tree, key(apart))).toEqual([]);
+      }
+    });
+
     it("imports the same as one household when both households are one family's", () => {
       const one = parseSims4(bytes, { household: HH.toString() });
       const two = parseSims4(bytes, { households: [HH.toString(), OTHER.toString()] });
