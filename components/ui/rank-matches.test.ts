@@ -31,6 +31,35 @@ describe("rankMatches", () => {
     ]);
   });
 
+  it('picks the whole word first: "Crea" ranks Creative before Creative Visionary (issue 36)', () => {
+    // the game's list has Creative Visionary before Creative
+    expect(suggestions.traits.indexOf("Creative Visionary")).toBeLessThan(
+      suggestions.traits.indexOf("Creative"),
+    );
+    expect(rankMatches(suggestions.traits, "Crea", same).slice(0, 3)).toEqual([
+      "Creative",
+      "Creatively Gifted",
+      "Creative Visionary",
+    ]);
+    expect(rankMatches(suggestions.traits, "creative", same)[0]).toBe("Creative");
+    // a later word's start: the shorter name first too
+    expect(rankMatches(["Big Cat Lover", "Big Cat"], "cat", same)).toEqual([
+      "Big Cat",
+      "Big Cat Lover",
+    ]);
+  });
+
+  it('ignores accents, as Find a Sim does: "zoe" finds Zoë, "Zoë" finds Zoe (issue 36)', () => {
+    const people = [{ name: "Zoë Landgraab" }, { name: "Chloé Zoe" }, { name: "Ñoño Ortiz" }];
+    expect(rankMatches(people, "zoe", (p) => p.name).map((p) => p.name)).toEqual([
+      "Zoë Landgraab",
+      "Chloé Zoe",
+    ]);
+    expect(rankMatches(people, "ZOË", (p) => p.name)).toHaveLength(2);
+    expect(rankMatches(people, "chloe", (p) => p.name).map((p) => p.name)).toEqual(["Chloé Zoe"]);
+    expect(rankMatches(people, "nono", (p) => p.name).map((p) => p.name)).toEqual(["Ñoño Ortiz"]);
+  });
+
   it("keeps everything in order for an empty text, and drops what does not match", () => {
     expect(rankMatches(["b", "a"], "   ", same)).toEqual(["b", "a"]);
     expect(rankMatches(["Ghost", "Servo"], "zzz", same)).toEqual([]);
