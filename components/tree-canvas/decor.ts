@@ -1,5 +1,6 @@
 import type { TransformMatrix } from "@visx/zoom";
-import type { LayoutNode, TreeLayout } from "@/lib/tree/layout";
+import type { Person } from "@/lib/schemas/person";
+import { nodeGeometry, type LayoutNode, type TreeLayout } from "@/lib/tree/layout";
 import { transform, VIEWPORT, type Size } from "./viewport";
 
 /** What the workspace asks the canvas to mark, beyond the tree itself. */
@@ -14,6 +15,11 @@ export interface CanvasDecor {
   others: ReadonlyMap<string, number>;
   /** Nodes outlined while another placement's marker is hovered. */
   outlined: ReadonlySet<string>;
+  /**
+   * The heir line's Sims in order, from the founder through each heir (lib/legacy/heir-line.ts):
+   * drawn as one line, in the heir line's green, not as rings (the search's and relation's amber).
+   */
+  heirLine?: readonly string[];
 }
 
 export const NO_DECOR: CanvasDecor = {
@@ -150,4 +156,37 @@ export function glideStart(
     size.width / 2 - x * from.scaleX,
     size.height / 2 - y * from.scaleX,
   );
+}
+
+/**
+ * Where the heir line passes: each Sim's avatar centre in their home node (the first where they are
+ * the node's own Sim, else the first where they are a partner), in the chain's order. Sims not
+ * drawn are skipped. One pass over the nodes, then the few nodes the line visits are measured.
+ */
+export function heirLinePoints(
+  layout: TreeLayout,
+  people: ReadonlyMap<string, Person>,
+  chain: readonly string[],
+): { x: number; y: number; personId: string }[] {
+  if (chain.length < 2) return [];
+  const wanted = new Set(chain);
+  const main = new Map<string, LayoutNode>();
+  const partner = new Map<string, LayoutNode>();
+  for (const laid of layout.nodes) {
+    const own = laid.node.person?._id;
+    if (own && wanted.has(own) && !main.has(own)) main.set(own, laid);
+    for (const row of laid.node.partners) {
+      for (const ref of row.people) {
+        if (wanted.has(ref._id) && !partner.has(ref._id)) partner.set(ref._id, laid);
+      }
+    }
+  }
+  const points: { x: number; y: number; personId: string }[] = [];
+  for (const id of chain) {
+    const laid = main.get(id) ?? partner.get(id);
+    if (!laid) continue;
+    const slot = nodeGeometry(laid.node, people).slots.find((s) => s.personId === id);
+    points.push({ x: laid.x + (slot?.dx ?? 0), y: laid.y, personId: id });
+  }
+  return points;
 }

@@ -2,8 +2,9 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { generateLegacy } from "@/bench/editor/generate";
 import type { Person } from "@/lib/schemas/person";
-import { layoutTree } from "@/lib/tree/layout";
+import { layoutTree, nodeGeometry } from "@/lib/tree/layout";
 import { node, partners, person } from "@/lib/tree/test-trees";
+import { NO_DECOR, type CanvasDecor } from "./decor";
 import { SizedTreeCanvas } from "./tree-canvas";
 import { fitTransform, toSvgTransform } from "./viewport";
 import { TreeNodeView, type NodeActions } from "./tree-node";
@@ -215,5 +216,43 @@ describe("SizedTreeCanvas", () => {
     );
     const child = layout.nodes.find((n) => n.key === "0")!;
     expect(html).toContain(`transform="matrix(1,0,0,1,${500 - child.x},${300 - child.y})"`);
+  });
+});
+
+describe("the heir's marks (issue 33)", () => {
+  const decor = (extra: Partial<CanvasDecor> = {}): CanvasDecor => ({ ...NO_DECOR, ...extra });
+
+  it("crowns the heir, and marks a marriage with rings, not a crown", () => {
+    const html = renderNode({ decor: decor({ heirs: new Map([["a", 1]]) }) });
+    expect(count(html, "data-crown")).toBe(1);
+    expect(html).toMatch(/aria-label="Heir of generation 1"[^>]*data-heir=""/);
+    // the married row's mark is two rings; before, it was the crown's shape
+    const married = /data-partner-type="MARRIED">[\s\S]*?<\/g><\/g>/.exec(html)![0];
+    expect(married).toContain("data-married-rings");
+    expect(married).not.toContain("data-crown");
+    expect(count(renderNode(), "data-crown")).toBe(0);
+  });
+
+  it("draws the heir line as one line through the founder and each heir, not as rings", () => {
+    const html = renderToStaticMarkup(
+      <SizedTreeCanvas
+        size={{ width: 1000, height: 600 }}
+        layout={layout}
+        people={people}
+        preview={false}
+        decor={decor({ heirs: new Map([["c", 2]]), heirLine: ["a", "c"] })}
+        onSelectPerson={noop}
+      />,
+    );
+    const child = layout.nodes.find((n) => n.key === "0")!;
+    const rootSlot = nodeGeometry(layout.nodes[0]!.node, people).slots.find(
+      (s) => s.personId === "a",
+    )!;
+    expect(html).toContain(
+      `points="${layout.nodes[0]!.x + rootSlot.dx},${layout.nodes[0]!.y} ${child.x},${child.y}"`,
+    );
+    expect(html).toContain('data-heir-line="2"');
+    expect(html).not.toContain("data-on-path");
+    expect(html).toContain("stroke-emerald-600");
   });
 });

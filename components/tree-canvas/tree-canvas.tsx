@@ -25,6 +25,7 @@ import {
   centreOn,
   generationRows,
   glideStart,
+  heirLinePoints,
   NO_DECOR,
   nodeDecorKey,
   type CanvasDecor,
@@ -159,6 +160,28 @@ const LinkLayer = memo(function LinkLayer({ links }: { links: FamilyLink[] }) {
         ),
       )}
     </g>
+  );
+});
+
+/** The heir line: one green line from the founder through each heir (under the nodes). */
+const HeirLineLayer = memo(function HeirLineLayer({
+  points,
+}: {
+  points: { x: number; y: number }[];
+}) {
+  if (points.length < 2) return null;
+  return (
+    <polyline
+      points={points.map((p) => `${p.x},${p.y}`).join(" ")}
+      fill="none"
+      className="stroke-emerald-600"
+      strokeWidth={6}
+      strokeOpacity={0.75}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+      data-heir-line={points.length}
+    />
   );
 });
 
@@ -350,6 +373,11 @@ function Scene({
     [layout, minX, maxX, minY, maxY],
   );
   const detailed = matrix.scaleX >= VIEWPORT.detailScale;
+  const heirLine = decor.heirLine;
+  const heirPoints = useMemo(
+    () => heirLinePoints(layout, people, heirLine ?? []),
+    [layout, people, heirLine],
+  );
 
   const [hover, setHover] = useState<{ key: string; ids: readonly string[] } | null>(null);
   const highlight = useMemo<Highlight | null>(() => {
@@ -522,6 +550,7 @@ function Scene({
         </defs>
         <g transform={toSvgTransform(matrix)}>
           <LinkLayer links={visible.links} />
+          <HeirLineLayer points={heirPoints} />
           <NodeLayer
             nodes={visible.nodes}
             highlight={highlight}

@@ -76,8 +76,12 @@ function PartnerMark({ type, x }: { type: PartnerType; x: number }) {
       );
       break;
     case "MARRIED":
+      // two wedding rings: the crown is the heir's (issue 33), as players read it
       glyph = (
-        <path d="M-5.5,3.5V-3.5L-2.75,0L0,-4.5L2.75,0L5.5,-3.5V3.5Z" fill="#d4a017" stroke="none" />
+        <g fill="none" stroke="#b8860b" strokeWidth={1.6} data-married-rings="">
+          <circle cx={-2} r={3.2} />
+          <circle cx={2} r={3.2} />
+        </g>
       );
       break;
     case "ABDUCTION":
@@ -302,13 +306,11 @@ function SimSlot({
         >
           <title>{`Heir of generation ${heirOf}`}</title>
           <circle r={9} className="fill-emerald-700 stroke-white" strokeWidth={1.5} />
-          {/* a key: what an heir inherits, unlike the crown-like married mark */}
+          {/* a crown: players read it as the heir's (issue 33); married Sims have rings */}
           <path
-            d="M-4.5,-1.5A2.2,2.2 0 1 1 -4.5,1.6M-2.3,0H4.5M2.5,0V2.6M4.5,0V2.2"
-            className="stroke-white"
-            fill="none"
-            strokeWidth={1.6}
-            strokeLinecap="round"
+            d="M-5.5,3.5V-3.5L-2.75,0L0,-4.5L2.75,0L5.5,-3.5V3.5Z"
+            fill="#f5c518"
+            data-crown=""
           />
         </g>
       )}

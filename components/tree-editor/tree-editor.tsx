@@ -20,7 +20,6 @@ import { getToken } from "@/lib/client/session-store";
 import { notify } from "@/lib/client/toast";
 import type { Person } from "@/lib/schemas/person";
 import type { Tree, TreeNode } from "@/lib/schemas/tree";
-import { toggleHeir } from "@/lib/tree/heirs";
 import { layoutTree, type TreeLayout } from "@/lib/tree/layout";
 import { buildKinship } from "@/lib/tree/placements";
 import {
@@ -39,6 +38,9 @@ import { EmptyTreeGuide, isEmptyTree } from "./empty-tree-guide";
 import { HeirsSaver, type HeirsStatus } from "./heirs-saver";
 import { retryDelay, storedText, type SaveStatus } from "./tree-saver";
 import { TreeWorkspace } from "./tree-workspace";
+import { LegacyButton } from "@/components/legacy/legacy-panel";
+import { useHeirMarking } from "@/components/legacy/use-heir-marking";
+import { useLegacy } from "@/components/legacy/use-legacy";
 import { EDITOR_ERROR, useTreeSave } from "./use-tree-save";
 
 // The node editor (and react-select with it) loads after the canvas is painted, not with it:
@@ -331,7 +333,10 @@ function LoadedTreeEditor({
   const peopleById = useMemo(() => new Map(people.map((person) => [person._id, person])), [people]);
   const layout = useMemo(() => measuredLayout(data, peopleById), [data, peopleById]);
   const find = useFindController();
-  const generations = useMemo(() => buildKinship(data).generation, [data]);
+  // the legacy's founder and laws (issue 33): Generation 1 is the founder's
+  const legacy = useLegacy(tree._id, true);
+  const founder = legacy.settings?.founder ?? null;
+  const generations = useMemo(() => buildKinship(data, founder).generation, [data, founder]);
   const [heirs, setHeirs] = useState<readonly string[]>(start.heirs ?? tree.heirs ?? []);
   const [heirsStatus, setHeirsStatus] = useState<HeirsStatus>(start.heirs ? "kept" : "saved");
   const [heirsSaver] = useState(
@@ -363,13 +368,32 @@ function LoadedTreeEditor({
       heirsSaver.suspend();
     };
   }, [heirsSaver]);
-  const onToggleHeir = useCallback(
-    (personId: string) => {
-      const next = toggleHeir(heirs, personId, (id) => generations.get(id));
+  const applyHeirs = useCallback(
+    (next: readonly string[]) => {
       setHeirs(next);
       heirsSaver.set(next);
     },
-    [heirs, generations, heirsSaver],
+    [heirsSaver],
+  );
+  const generationOf = useCallback((id: string) => generations.get(id), [generations]);
+  // marking an heir who un-marks another says so, with Undo
+  const onToggleHeir = useHeirMarking({
+    heirs,
+    generationOf,
+    people: peopleById,
+    apply: applyHeirs,
+  });
+  const saveLegacy = legacy.save;
+  const onMakeFounder = useCallback(
+    (personId: string) => void saveLegacy({ founder: personId }),
+    [saveLegacy],
+  );
+  const nameOf = useCallback(
+    (id: string) => {
+      const person = peopleById.get(id);
+      return person ? `${person.firstName} ${person.lastName}`.trim() || id : id;
+    },
+    [peopleById],
   );
   const status = headerStatus(save.status, heirsStatus);
 
@@ -474,6 +498,20 @@ function LoadedTreeEditor({
         find={find}
         heirs={heirs}
         onToggleHeir={readOnly ? undefined : onToggleHeir}
+        founder={founder}
+        onMakeFounder={readOnly ? undefined : onMakeFounder}
+        tools={
+          !readOnly && (
+            <LegacyButton
+              treeId={tree._id}
+              settings={legacy.settings}
+              save={legacy.save}
+              heirs={heirs}
+              nameOf={nameOf}
+              onChoose={onToggleHeir}
+            />
+          )
+        }
       />
       {save.conflict && (
         <div

@@ -1,7 +1,9 @@
 "use client";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import type { FindController, FindRequest } from "@/components/find-sim/find-controller";
 import { relateWithGender, type LoadWhole } from "@/components/find-sim/relate";
+import { FounderButton } from "@/components/legacy/legacy-panel";
+import { MarksLegend } from "@/components/legacy/marks-legend";
 import type { CanvasDecor } from "@/components/tree-canvas/decor";
 import { TreeCanvas } from "@/components/tree-canvas/tree-canvas";
 import { Button } from "@/components/ui/button";
@@ -9,7 +11,8 @@ import { loadPersonDetails, needsDetails } from "@/lib/client/canvas-people";
 import type { Person } from "@/lib/schemas/person";
 import type { TreeLayout } from "@/lib/tree/layout";
 import { buildKinship, otherPlacements } from "@/lib/tree/placements";
-import { heirLine } from "@/lib/tree/heirs";
+import { heirLineChain } from "@/lib/legacy/heir-line";
+import { founderOf } from "@/lib/legacy/next-heir";
 import type { Relationship } from "@/lib/tree/relationship";
 import { FindDetails } from "./find-details";
 import { PersonDetailsPanel } from "./person-details-panel";
@@ -38,6 +41,12 @@ export interface TreeWorkspaceProps {
   onToggleHeir?: (personId: string) => void;
   /** A Sim was found: the public view puts ?p= in the address. */
   onFound?: (personId: string) => void;
+  /** The legacy's founder (Generation 1, issue 33); null or undefined for the root's Sim. */
+  founder?: string | null;
+  /** Makes a Sim the legacy's founder (the Sim panel's button); undefined when read-only. */
+  onMakeFounder?: (personId: string) => void;
+  /** More buttons over the canvas, after the marks' legend (the editor's Legacy button). */
+  tools?: ReactNode;
 }
 
 /** The editor's people come without their custom rows (ADR 032): the Gender row is fetched. */
@@ -65,6 +74,9 @@ export function TreeWorkspace({
   heirs,
   onToggleHeir,
   onFound,
+  founder,
+  onMakeFounder,
+  tools,
 }: TreeWorkspaceProps) {
   const [selectedId, setSelectedId] = useState<string | null>(() =>
     initialPersonId && people.has(initialPersonId) ? initialPersonId : null,
@@ -79,9 +91,10 @@ export function TreeWorkspace({
   }, []);
 
   const kin = useMemo(
-    () => (layout.nodes[0] ? buildKinship(layout.nodes[0].node) : null),
-    [layout],
+    () => (layout.nodes[0] ? buildKinship(layout.nodes[0].node, founder) : null),
+    [layout, founder],
   );
+  const founderId = useMemo(() => (kin ? founderOf(kin, founder) : null), [kin, founder]);
   const [focus, setFocus] = useState<{ key: string; nonce: number } | null>(null);
   const centre = useCallback((key: string) => {
     setFocus((last) => ({ key, nonce: (last?.nonce ?? 0) + 1 }));
@@ -134,23 +147,22 @@ export function TreeWorkspace({
     }
     return map;
   }, [kin]);
-  const heirPath = useMemo(
-    () =>
-      showHeirLine && kin
-        ? heirLine(kin, layout.nodes[0]?.node.person?._id ?? null, heirGenerations)
-        : [],
-    [showHeirLine, kin, layout, heirGenerations],
+  // drawn as one line from the founder through each heir, not as rings (issue 33)
+  const heirChain = useMemo(
+    () => (showHeirLine && kin ? heirLineChain(kin, founderId, heirGenerations) : []),
+    [showHeirLine, kin, founderId, heirGenerations],
   );
   const activeRelation = relation && relation.from === selectedId ? relation.answer : null;
   const decor = useMemo<CanvasDecor>(
     () => ({
       focusKey: focus?.key ?? null,
-      path: new Set(activeRelation ? activeRelation.path : heirPath),
+      path: new Set(activeRelation ? activeRelation.path : []),
       heirs: heirGenerations,
       others,
       outlined,
+      heirLine: heirChain,
     }),
-    [focus, activeRelation, heirPath, heirGenerations, others, outlined],
+    [focus, activeRelation, heirChain, heirGenerations, others, outlined],
   );
   const onJumpToOther = useCallback(
     (personId: string, key: string) => {
@@ -231,6 +243,8 @@ export function TreeWorkspace({
                 Show heir line
               </Button>
             )}
+            <MarksLegend />
+            {tools}
           </div>
         </TreeCanvas>
       </div>
@@ -245,18 +259,24 @@ export function TreeWorkspace({
           onClose={() => setSelectedId(null)}
           onSelectPerson={selectPerson}
           extra={
-            <FindDetails
-              person={selected}
-              generation={kin?.generation.get(selected._id)}
-              heir={heirGenerations.has(selected._id)}
-              onToggleHeir={onToggleHeir}
-              canRelate={find !== undefined}
-              relating={find?.relateFrom === selected._id}
-              onRelate={() => find?.startRelate(selected._id)}
-              onCancelRelate={() => find?.cancelRelate()}
-              answer={activeRelation}
-              onClearAnswer={() => setRelation(null)}
-            />
+            <>
+              <FounderButton
+                isFounder={founderId === selected._id}
+                onMakeFounder={onMakeFounder && (() => onMakeFounder(selected._id))}
+              />
+              <FindDetails
+                person={selected}
+                generation={kin?.generation.get(selected._id)}
+                heir={heirGenerations.has(selected._id)}
+                onToggleHeir={onToggleHeir}
+                canRelate={find !== undefined}
+                relating={find?.relateFrom === selected._id}
+                onRelate={() => find?.startRelate(selected._id)}
+                onCancelRelate={() => find?.cancelRelate()}
+                answer={activeRelation}
+                onClearAnswer={() => setRelation(null)}
+              />
+            </>
           }
         />
       )}

@@ -74,3 +74,14 @@ export function nextHeir(
     : null;
   return { current, generation: generation + 1, candidates, result };
 }
+
+/** GET /api/trees/{id}/legacy/suggestion's answer: nextHeir's, each reason with its English text. */
+export interface SuggestionAnswer extends Omit<NextHeir, "result"> {
+  /** The founder counted from (the stored one if placed, else the root's Sim); null when empty. */
+  founder: string | null;
+  result:
+    | (Omit<SuccessionResult, "reasons"> & {
+        reasons: (SuccessionResult["reasons"][number] & { text: string })[];
+      })
+    | null;
+}

@@ -3,12 +3,7 @@
 // original Plum Tree client neither sees nor drops them; read and written by
 // GET/PUT /api/trees/{id}/legacy.
 import { z } from "zod";
-import {
-  BLOODLINE_LAWS,
-  GENDER_LAWS,
-  HEIR_LAWS,
-  type SuccessionLaws,
-} from "./succession";
+import { BLOODLINE_LAWS, GENDER_LAWS, HEIR_LAWS, type SuccessionLaws } from "./succession";
 
 /** Bounds of what the owner types: a trait's or a species' name. */
 export const LEGACY_LIMITS = { name: 60 } as const;

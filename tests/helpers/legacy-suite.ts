@@ -123,10 +123,9 @@ export function describeLegacy(engine: string): void {
         expect(bad.status).toBe(400);
 
         // the structure is untouched: same version, no legacy inside it; a full save keeps them
-        const after = await api.get<{ version: number; data: TreeNode }>(
-          `/api/trees/${tree._id}`,
-          { token: owner.token },
-        );
+        const after = await api.get<{ version: number; data: TreeNode }>(`/api/trees/${tree._id}`, {
+          token: owner.token,
+        });
         expect(after.body.version).toBe(before.body.version);
         expect(JSON.stringify(after.body.data)).not.toContain("patriarchy");
         const resave = await api.patch(`/api/trees/${tree._id}`, { data }, { token: owner.token });

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { type NextHeir, founderOf, nextHeir } from "@/lib/legacy/next-heir";
+import { type SuggestionAnswer, founderOf, nextHeir } from "@/lib/legacy/next-heir";
 import { type LegacySettings, type UpdateLegacyBody, legacyOf } from "@/lib/legacy/settings";
 import { formatReason } from "@/lib/legacy/succession";
 import { objectId } from "@/lib/schemas/common";
@@ -116,20 +116,12 @@ export async function storedFounder(treeId: string): Promise<string | null> {
   return legacyOf(row?.legacy).founder;
 }
 
-export interface Suggestion extends Omit<NextHeir, "result"> {
-  founder: string | null;
-  /** The laws' answer, each reason with its English sentence; null where no laws are chosen. */
-  result: (Omit<NonNullable<NextHeir["result"]>, "reasons"> & {
-    reasons: (NonNullable<NextHeir["result"]>["reasons"][number] & { text: string })[];
-  }) | null;
-}
-
 /**
  * The open generation's candidates and the heir the laws suggest (lib/legacy/next-heir.ts), for
  * the owner to confirm: nothing is written. Reads the structure, the heirs, the settings and only
  * the current heir's and their children's Sims.
  */
-export async function suggestNextHeir(ownerId: string, treeId: string): Promise<Suggestion> {
+export async function suggestNextHeir(ownerId: string, treeId: string): Promise<SuggestionAnswer> {
   if (!objectId.safeParse(treeId).success) throw notFound(TREE_NOT_FOUND);
   const row = await db.tree.findFirst({
     where: owned(ownerId, treeId),
@@ -149,7 +141,10 @@ export async function suggestNextHeir(ownerId: string, treeId: string): Promise<
     return { founder, current: "", generation: 1, candidates: [], result: null };
   }
   const ids = [first.current, ...(kin.children.get(first.current) ?? [])];
-  const rows = await db.person.findMany({ where: { treeId, id: { in: ids } }, select: personSelect });
+  const rows = await db.person.findMany({
+    where: { treeId, id: { in: ids } },
+    select: personSelect,
+  });
   const people = new Map<string, Person>(rows.map((r) => [r.id, serializePerson(r)]));
   const answer = nextHeir(kin, founder, heirs, people, settings.laws, treeId)!;
   return {
