@@ -1,5 +1,6 @@
 // A Sims 4 save imports through the import page (issue 24): the page lists the save's households,
-// the active one first, previews who comes in, imports the chosen one and opens it in the editor.
+// the active one first, previews who comes in, imports the chosen ones (issue 34: several into one
+// tree, found by a search) and opens the tree in the editor.
 import { expect, test } from "@playwright/test";
 import { writeSave } from "@/lib/sims4/testing";
 import { docScreenshot } from "./support/screenshots";
@@ -24,7 +25,7 @@ function legacySave(): Buffer {
         { id: id(2), householdId: hh, firstName: "Mortimer", lastName: "Goth", gender: 4096, age: 32, spouse: id(1), relations: [[1, id(90)]] },
         { id: id(3), householdId: hh, firstName: "Cassandra", lastName: "Goth", gender: 8192, age: 8, relations: [[0, id(1)], [1, id(2)]] },
         { id: id(4), householdId: hh, firstName: "Alexander", lastName: "Goth", gender: 4096, age: 4, relations: [[0, id(1)], [1, id(2)]] },
-        { id: id(5), householdId: other, firstName: "Nina", lastName: "Caliente", gender: 8192, age: 32 },
+        { id: id(5), householdId: other, firstName: "Nina", lastName: "Calienté", gender: 8192, age: 32 },
       ],
     }),
   );
@@ -48,13 +49,22 @@ for (const [width, height] of [
     });
     const households = page.locator("[data-sims4-households]");
     await expect(households).toBeVisible({ timeout: 30_000 });
-    const options = households.getByRole("radio");
+    const options = households.getByRole("checkbox");
     await expect(options).toHaveCount(2);
-    // the active household first, and chosen
+    // the active household first, and chosen; each row names who lives there
     await expect(options.first()).toBeChecked();
-    await expect(households.getByText("4 members · family of 5")).toBeVisible();
-    await expect(page.locator("[data-sims4-preview]")).toContainText("Bella Goth, Mortimer Goth, Cassandra Goth, Alexander Goth, Gunther Goth");
+    await expect(households.getByText("4 live here; 5 with their parents, partners and culled ancestors")).toBeVisible();
+    await expect(households.getByText("Bella Goth, Mortimer Goth, Cassandra Goth, and Alexander Goth")).toBeVisible();
+    await expect(page.locator("[data-sims4-preview]")).toContainText("Bella Goth, Mortimer Goth, Cassandra Goth, Alexander Goth, and Gunther Goth");
     await docScreenshot(page, `sims4-import-households-${width}.png`, { fullPage: true });
+
+    // a second household, found by one of its Sims' names without the accent
+    await households.getByLabel("Find a household or Sim").fill("nina caliente");
+    await expect(options).toHaveCount(1);
+    await options.first().check();
+    await households.getByLabel("Find a household or Sim").fill("");
+    await expect(options).toHaveCount(2);
+    await expect(page.locator("[data-sims4-preview]")).toContainText("up to 6 Sims from 2 households");
 
     await page.getByRole("button", { name: "Import Tree" }).click();
     await expect(page).toHaveURL(/\/trees\/[0-9a-f-]{36}$/, { timeout: 60_000 });
@@ -62,11 +72,11 @@ for (const [width, height] of [
       _id: string;
       title: string;
     }[];
-    expect(trees.map((t) => t.title)).toEqual(["Goth"]);
+    expect(trees.map((t) => t.title)).toEqual(["Goth, Neighbours"]);
     const people = (await (
       await request.get(`/api/people?tree=${trees[0]!._id}`, { headers: bearer(user.token) })
     ).json()) as { firstName: string; gameId: string | null }[];
-    expect(people.map((p) => p.firstName).sort()).toEqual(["Alexander", "Bella", "Cassandra", "Gunther", "Mortimer"]);
+    expect(people.map((p) => p.firstName).sort()).toEqual(["Alexander", "Bella", "Cassandra", "Gunther", "Mortimer", "Nina"]);
     await expect(page.getByText("Cassandra", { exact: false }).first()).toBeVisible({ timeout: 30_000 });
     await docScreenshot(page, `sims4-import-editor-${width}.png`);
   });
