@@ -63,7 +63,8 @@ export function ImportForm() {
   const busy = phase.name !== "idle" || reading;
   // A save imports only the households the player ticked, once its list is read (issue 34: the
   // button worked while the list was still being read, and then imported the active household).
-  const isSave = file !== null && (isSims4File(file.name) || format === "sims4");
+  // (a save under another name, with the file type chosen, imports its active household)
+  const isSave = file !== null && isSims4File(file.name);
   const waitingForList = isSave && households === null;
   const noHousehold = isSave && households !== null && chosenHouseholds.length === 0;
 
