@@ -15,8 +15,9 @@ export function useLegacy(treeId: string, enabled: boolean) {
   const etag = useRef<string | null>(null);
   const path = `/api/trees/${encodeURIComponent(treeId)}/legacy`;
   const read = useCallback(async () => {
+    // silent: without the settings the root's Sim founds (offline, say), as before issue 33
     const answer = await api<LegacySettings>(path, {
-      fallback: LEGACY_ERROR,
+      silent: true,
       onHeaders: (headers) => (etag.current = headers.get("etag")),
     });
     setSettings(answer);

@@ -167,7 +167,7 @@ const LinkLayer = memo(function LinkLayer({ links }: { links: FamilyLink[] }) {
 const HeirLineLayer = memo(function HeirLineLayer({
   points,
 }: {
-  points: { x: number; y: number }[];
+  points: { x: number; y: number; personId: string }[];
 }) {
   if (points.length < 2) return null;
   return (
@@ -181,6 +181,7 @@ const HeirLineLayer = memo(function HeirLineLayer({
       strokeLinejoin="round"
       aria-hidden="true"
       data-heir-line={points.length}
+      data-sims={points.map((p) => p.personId).join(" ")}
     />
   );
 });

@@ -7,7 +7,8 @@ import { relationCandidates } from "@/lib/tree/relationship";
 /**
  * The Sims the line passes, in order: the founder, then from each heir to the next along the
  * closest blood line (an heir with no blood line to the one before starts a new stretch: the line
- * jumps). Empty without heirs. Costs one relation search between consecutive heirs.
+ * jumps). Empty without heirs. Costs one relation search between consecutive heirs who are not
+ * parent and child.
  */
 export function heirLineChain(
   kin: Kinship,
@@ -19,6 +20,11 @@ export function heirLineChain(
   if (founder && chain[0] !== founder && kin.placements.has(founder)) chain.unshift(founder);
   const line: string[] = [chain[0]!];
   for (let at = 1; at < chain.length; at += 1) {
+    // the usual step, an heir who is the previous heir's child, needs no search
+    if (kin.parents.get(chain[at]!)?.has(chain[at - 1]!)) {
+      line.push(chain[at]!);
+      continue;
+    }
     const step = relationCandidates(kin, chain[at - 1]!, chain[at]!).find(
       (c) => c.key.kind === "blood",
     );
