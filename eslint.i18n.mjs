@@ -15,6 +15,8 @@ export const TRANSLATED_FILES = [
   "app/(app)/account/**/*.tsx",
   "components/gallery/**/*.tsx",
   "app/(app)/gallery/**/*.tsx",
+  "components/publish/**/*.tsx",
+  "app/(app)/trees/[[]treeId]/publish/**/*.tsx",
 ];
 
 /** A letter anywhere: `alt=""` and punctuation-only values stay allowed. */

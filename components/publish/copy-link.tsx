@@ -1,4 +1,5 @@
 "use client";
+import { useTranslations } from "next-intl";
 import { useEffect, useId, useRef, useState } from "react";
 import { Button, buttonClasses } from "@/components/ui/button";
 import { inputClasses } from "@/components/ui/text-field";
@@ -18,6 +19,7 @@ export function CopyLink({
 }) {
   const id = useId();
   const inputRef = useRef<HTMLInputElement>(null);
+  const t = useTranslations("CopyLink");
   const [status, setStatus] = useState<"idle" | "copied" | "manual">("idle");
 
   useEffect(() => {
@@ -52,7 +54,7 @@ export function CopyLink({
           className={`${inputClasses} min-w-0 flex-1 font-mono text-sm`}
         />
         <Button variant="secondary" onClick={() => void copy()}>
-          Copy
+          {t("copy")}
         </Button>
         {openLabel ? (
           <a
@@ -66,8 +68,8 @@ export function CopyLink({
         ) : null}
       </div>
       <p role="status" className="min-h-5 text-sm text-neutral-700">
-        {status === "copied" ? "Link copied to your clipboard." : null}
-        {status === "manual" ? "Press Ctrl+C (or ⌘C) to copy the selected link." : null}
+        {status === "copied" ? t("copied") : null}
+        {status === "manual" ? t("manual") : null}
       </p>
     </div>
   );

@@ -1,5 +1,6 @@
 "use client";
-import { useEffect, useId, useState } from "react";
+import { useLocale, useTranslations } from "next-intl";
+import { useEffect, useId, useState, type ReactNode } from "react";
 import { LinkButton, TextLink } from "@/components/ui/button";
 import { Card, PageHeader } from "@/components/ui/card";
 import { Form, FormActions, SubmitButton } from "@/components/ui/form";
@@ -23,11 +24,13 @@ type Load =
   | { status: "failed" }
   | { status: "ready"; title: string; published: PublishStatus | null };
 
+const strong = (chunks: ReactNode) => <span className="font-semibold">{chunks}</span>;
+
 /** A 404 from GET /api/published/{treeId} means "not published", not a failure. */
-async function loadPublishStatus(treeId: string): Promise<PublishStatus | null> {
+async function loadPublishStatus(treeId: string, failed: string): Promise<PublishStatus | null> {
   try {
     return await api<PublishStatus>(`/api/published/${encodeURIComponent(treeId)}`, {
-      fallback: "Failed to get tree info",
+      fallback: failed,
       expect: [404],
     });
   } catch (error) {
@@ -36,15 +39,6 @@ async function loadPublishStatus(treeId: string): Promise<PublishStatus | null> 
   }
 }
 
-/** What Save Settings will do, from the tree's real state and the checkbox (#15). */
-export function saveHint(published: boolean, isPublic: boolean): string {
-  if (published && isPublic) {
-    return "Saving publishes a fresh snapshot of your tree as it is now, in place of the current public copy.";
-  }
-  if (published) return "Saving removes the public copy, and its link stops working.";
-  if (isPublic) return "Saving publishes a snapshot of your tree as it is now.";
-  return "This tree has no public copy. Tick Is Public and save to publish it.";
-}
 
 /** The publish page (SPEC.md section 2): publishes a snapshot of the tree, or unpublishes it. */
 export function PublishSettings({ treeId }: { treeId: string }) {
@@ -55,15 +49,17 @@ export function PublishSettings({ treeId }: { treeId: string }) {
   const [load, setLoad] = useState<Load>({ status: "loading" });
   const [isPublic, setIsPublic] = useState(false);
   const [inGallery, setInGallery] = useState(false);
+  const t = useTranslations("PublishSettings");
+  const locale = useLocale();
 
   useEffect(() => {
     if (!ready) return;
     let current = true;
     Promise.all([
       api<Tree>(`/api/trees/${encodeURIComponent(treeId)}`, {
-        fallback: "Failed to get tree info",
+        fallback: t("loadFailedToast"),
       }),
-      loadPublishStatus(treeId),
+      loadPublishStatus(treeId, t("loadFailedToast")),
     ]).then(
       ([tree, published]) => {
         if (!current) return;
@@ -76,7 +72,7 @@ export function PublishSettings({ treeId }: { treeId: string }) {
     return () => {
       current = false;
     };
-  }, [treeId, ready]);
+  }, [treeId, ready, t]);
 
   const setPublished = (published: PublishStatus | null) =>
     setLoad((state) => (state.status === "ready" ? { ...state, published } : state));
@@ -87,30 +83,30 @@ export function PublishSettings({ treeId }: { treeId: string }) {
       const status = await api<PublishStatus>(path, {
         method: "PUT",
         body: { publishToGallery: inGallery },
-        fallback: "Unknown error occurred publishing your tree",
+        fallback: t("publishFailed"),
       });
       setPublished(status);
-      notify.success("Tree published");
+      notify.success(t("published"));
       return;
     }
     try {
       await api(path, {
         method: "DELETE",
-        fallback: "Unknown error occurred unpublishing your tree",
+        fallback: t("unpublishFailed"),
         expect: [404],
       });
-      notify.success("Tree is no longer published");
+      notify.success(t("unpublished"));
     } catch (error) {
       if (!(error instanceof ApiRequestError && error.status === 404)) throw error;
-      notify.success("Tree is already not published");
+      notify.success(t("alreadyUnpublished"));
     }
     setPublished(null);
   }
 
   const header = (
     <PageHeader
-      title="Publish Your Tree"
-      description="Publishing makes a read-only copy of your tree that anyone with its link can view, without an account. The copy is a snapshot: changes you make later show up only after you publish again."
+      title={t("title")}
+      description={t("intro")}
     />
   );
 
@@ -118,7 +114,7 @@ export function PublishSettings({ treeId }: { treeId: string }) {
     return (
       <>
         {header}
-        <Loading label="Loading publish settings" />
+        <Loading label={t("loading")} />
       </>
     );
   }
@@ -127,8 +123,7 @@ export function PublishSettings({ treeId }: { treeId: string }) {
       <>
         {header}
         <p className="text-neutral-700">
-          The publish settings could not be loaded.{" "}
-          <TextLink href={`/trees/${treeId}`}>Back to your tree</TextLink>
+          {t("loadFailed")} <TextLink href={`/trees/${treeId}`}>{t("backToTree")}</TextLink>
         </p>
       </>
     );
@@ -142,39 +137,35 @@ export function PublishSettings({ treeId }: { treeId: string }) {
     <>
       {header}
       <Card className="max-w-3xl space-y-6">
-        <section aria-label="Publication status" className="space-y-1 text-neutral-800">
+        <section aria-label={t("statusLabel")} className="space-y-1 text-neutral-800">
           <p>
-            <span className="font-semibold">{load.title || "Untitled Tree"}</span>{" "}
-            {published ? "is public." : "is not published."}
+            {published
+              ? t.rich("isPublic", { title: load.title || t("untitledTree"), strong })
+              : t.rich("isNotPublished", { title: load.title || t("untitledTree"), strong })}
           </p>
-          {published ? <p>Last published on {formatLongDate(published.lastPublishDate)}.</p> : null}
           {published ? (
             <p>
-              {published.publishToGallery
-                ? "It is shown in the Gallery."
-                : "It is not shown in the Gallery."}
+              {t("lastPublished", {
+                date: formatLongDate(published.lastPublishDate, undefined, locale),
+              })}
             </p>
           ) : null}
-          {published && views !== undefined ? (
-            <p>
-              The public page has been viewed {views.toLocaleString("en-US")}{" "}
-              {views === 1 ? "time" : "times"}.
-            </p>
+          {published ? (
+            <p>{published.publishToGallery ? t("shownInGallery") : t("notShownInGallery")}</p>
           ) : null}
+          {published && views !== undefined ? <p>{t("views", { count: views })}</p> : null}
         </section>
         <div className="space-y-2">
           <CopyLink
-            label="Public URL"
+            label={t("publicUrl")}
             url={publicUrl}
-            openLabel={published ? "Open public page" : undefined}
+            openLabel={published ? t("openPublicPage") : undefined}
           />
           <p className="text-sm text-neutral-600">
-            {published
-              ? "Share this link with anyone. It works while the tree is public; if you unpublish, visitors see a page that does not exist. Deleting the tree keeps its public copy unless you unpublish it first."
-              : "This will be the tree's public link. It works once you publish the tree; until then, visitors see a page that does not exist."}
+            {published ? t("shareHint") : t("futureLinkHint")}
           </p>
         </div>
-        <Form onSubmit={onSave} aria-label="Publish settings">
+        <Form onSubmit={onSave} aria-label={t("formLabel")}>
           <div className="flex items-center gap-3">
             <input
               id={checkboxId}
@@ -187,7 +178,7 @@ export function PublishSettings({ treeId }: { treeId: string }) {
               className="size-5 accent-plum-600"
             />
             <label htmlFor={checkboxId} className="font-medium text-neutral-800">
-              Is Public
+              {t("isPublicLabel")}
             </label>
           </div>
           <div className="flex items-center gap-3">
@@ -204,19 +195,28 @@ export function PublishSettings({ treeId }: { treeId: string }) {
               htmlFor={galleryId}
               className={isPublic ? "font-medium text-neutral-800" : "font-medium text-neutral-500"}
             >
-              Show in the Gallery
+              {t("showInGallery")}
             </label>
           </div>
           <p id={galleryHintId} className="text-sm text-neutral-600">
-            The <TextLink href="/gallery">Gallery</TextLink> is where readers browse and search
-            published legacies, by title, description and the names of their Sims. Only public trees
-            can be shown there; untick it to keep the tree reachable by its link alone.
+            {t.rich("galleryHint", {
+              gallery: (chunks) => <TextLink href="/gallery">{chunks}</TextLink>,
+            })}
           </p>
-          <p className="text-sm text-neutral-600">{saveHint(published !== null, isPublic)}</p>
+          {/* what Save Settings will do, from the tree's real state and the checkbox (#15) */}
+          <p className="text-sm text-neutral-600">
+            {published !== null && isPublic
+              ? t("saveRepublish")
+              : published !== null
+                ? t("saveUnpublish")
+                : isPublic
+                  ? t("savePublish")
+                  : t("saveNothing")}
+          </p>
           <FormActions>
-            <SubmitButton>Save Settings</SubmitButton>
+            <SubmitButton>{t("save")}</SubmitButton>
             <LinkButton variant="secondary" href={`/trees/${treeId}`}>
-              Cancel
+              {t("cancel")}
             </LinkButton>
           </FormActions>
         </Form>

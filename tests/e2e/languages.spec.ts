@@ -1,7 +1,10 @@
+import { randomBytes } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 import { LOCALES } from "@/lib/i18n/locales";
 import { e2e } from "./support/config";
 import { docScreenshot } from "./support/screenshots";
+import { bearer, signUpViaApi } from "./support/session";
+import { createPersonViaApi, createTreeViaApi, node, saveTreeDataViaApi } from "./tree-fixtures";
 
 /** What the home page says in each language the tests read (messages/<locale>/*.json). */
 const HOME = {
@@ -158,3 +161,111 @@ test.describe("a Japanese browser", () => {
     expect(missing).toEqual([]);
   });
 });
+
+test.describe("the account's language", () => {
+  test.use({ locale: "en-US", viewport: { width: 1440, height: 900 } });
+
+  test("wins over an English browser once logged in, and is changed on the account page", async ({
+    page,
+    request,
+  }) => {
+    const user = await signUpViaApi(request, "lang");
+    const set = await request.put("/api/user/locale", {
+      data: { locale: "de" },
+      headers: bearer(user.token),
+    });
+    expect(set.status()).toBe(200);
+
+    // a new device: an English browser with no cookie, signing in through the form
+    await page.goto("/login");
+    await expect(page.locator("html")).toHaveAttribute("lang", "en");
+    await page.getByLabel("Username").fill(user.username);
+    await page.getByLabel("Password").fill(user.password);
+    await page.getByRole("button", { name: "Login" }).click();
+    await expectHomeIn(page, "de");
+
+    await page.goto("/account");
+    const language = page.getByRole("combobox", { name: /Sprache von Heirloom/ });
+    await expect(language).toHaveValue("de");
+    await expect(page.getByRole("heading", { level: 2, name: "Passwort ändern" })).toBeVisible();
+    await language.selectOption("ja");
+    await expect(page.locator("html")).toHaveAttribute("lang", "ja");
+    await expect(page.getByRole("heading", { level: 2, name: "パスワードを変更" })).toBeVisible();
+    await docScreenshot(page, "account-ja-1440.png", { fullPage: true });
+    const cookie = (await page.context().cookies()).find((c) => c.name === "NEXT_LOCALE");
+    expect(cookie?.value).toBe("ja");
+    const read = await request.get("/api/user/locale", { headers: bearer(user.token) });
+    expect(await read.json()).toEqual({ locale: "ja" });
+  });
+});
+
+/** The Gallery's words in the languages the tests read (messages/<locale>/gallery.json). */
+const GALLERY = {
+  de: {
+    heading: "Galerie",
+    by: (author: string) => `von ${author}`,
+    found: (name: string) => `Gefunden: ${name}`,
+    counts: "1 Sim · 1 Generation",
+    notFound: "Diese Seite der Galerie gibt es nicht",
+    back: "Zurück zur Galerie",
+  },
+  ja: {
+    heading: "ギャラリー",
+    by: (author: string) => `作者：${author}`,
+    found: (name: string) => `見つかったシム：${name}`,
+    counts: "シム 1 人 · 1 世代",
+    notFound: "ギャラリーのこのページはありません",
+    back: "ギャラリーに戻る",
+  },
+} as const;
+
+for (const [locale, browser] of [
+  ["de", "de-DE"],
+  ["ja", "ja-JP"],
+] as const) {
+  test.describe(`the Gallery in a ${browser} browser`, () => {
+    test.use({ locale: browser });
+
+    test(`reads ${locale} at both sizes, names the author and the Sim found, and a page past the last is a 404`, async ({
+      page,
+      request,
+    }) => {
+      const tag = randomBytes(3).toString("hex");
+      const user = await signUpViaApi(request, "gal");
+      const tree = await createTreeViaApi(request, user.token, { title: `Zweig ${tag}` });
+      const sim = await createPersonViaApi(request, user.token, tree._id, {
+        firstName: `Zoë${tag}`,
+        lastName: "Landgraab",
+      });
+      await saveTreeDataViaApi(request, user.token, tree._id, node(sim));
+      const listed = await request.put(`/api/published/${tree._id}`, {
+        data: { publishToGallery: true },
+        headers: bearer(user.token),
+      });
+      expect(listed.status()).toBe(200);
+      const words = GALLERY[locale];
+
+      for (const [width, height] of [
+        [1440, 900],
+        [390, 844],
+      ] as const) {
+        await page.setViewportSize({ width, height });
+        await page.goto(`/gallery?search=${encodeURIComponent(`zoe${tag}`)}`);
+        await expect(page.locator("html")).toHaveAttribute("lang", locale);
+        await expect(page.getByRole("heading", { level: 1, name: words.heading })).toBeVisible();
+        const tile = page.locator(`a[href='/public/${tree._id}']`);
+        await expect(tile).toContainText(words.by(user.username));
+        await expect(tile).toContainText(words.found(`Zoë${tag} Landgraab`));
+        await expect(tile).toContainText(words.counts);
+        await docScreenshot(page, `gallery-${locale}-${width}.png`, { fullPage: width < 768 });
+      }
+
+      const past = await page.goto("/gallery?page=999");
+      expect(past?.status()).toBe(404);
+      await expect(page.getByRole("heading", { level: 1, name: words.notFound })).toBeVisible();
+      await page.getByRole("link", { name: words.back }).click();
+      await expect(page).toHaveURL(/\/gallery$/);
+      await expect(page.getByRole("heading", { level: 1, name: words.heading })).toBeVisible();
+    });
+  });
+}
