@@ -7,6 +7,8 @@ import { ImportError, type ImportedTree } from "@/lib/import/types";
 import type { TreeNode } from "@/lib/schemas/tree";
 import { buildKinship } from "@/lib/tree/placements";
 import { PLACEHOLDER_TEXT } from "./build";
+import { TOO_MANY_CHILDREN } from "./family";
+import { SIMS4_LIMITS } from "./limits";
 import { listSims4Households, parseSims4, readSims4 } from "./index";
 import { writeSave, type FixtureSave } from "./testing";
 
@@ -302,9 +304,11 @@ describe("nothing invented", () => {
     it("refuses a household the save does not have, among others", () => {
       expect(() =>
         parseSims4(bytes, { households: [HH.toString(), "12345678901234567890"] }),
-      ).toThrow(new ImportError(
-        "The save has no household 12345678901234567890. Choose one of the households it lists.",
-      ));
+      ).toThrow(
+        new ImportError(
+          "The save has no household 12345678901234567890. Choose one of the households it lists.",
+        ),
+      );
     });
   });
 });
@@ -324,5 +328,38 @@ describe("the household list (issue 34)", () => {
       "Бартоломью Б. Биттлбан-старший",
     ]);
     for (const household of list) expect(household.memberNames).toHaveLength(household.members);
+  });
+});
+
+describe("a parent the save no longer holds, named by many Sims (bounded, issue 32's caps)", () => {
+  const HH = 2n ** 61n;
+  const missing = 2n ** 61n + 999_999n;
+  const save = (children: number) =>
+    writeSave(
+      {
+        activeHouseholdId: HH,
+        households: [{ id: HH, name: "Orphans" }],
+        sims: Array.from({ length: children }, (_, i) => ({
+          id: HH + BigInt(i + 1),
+          householdId: HH,
+          firstName: `Child ${i}`,
+          lastName: "Orphan",
+          relations: [[0, missing]] as [number, bigint][],
+        })),
+      },
+      { compression: "zlib" },
+    );
+
+  it("makes them one family of siblings under one placeholder, up to the children cap", () => {
+    const tree = parseSims4(save(SIMS4_LIMITS.maxChildrenPerSim));
+    expect(tree.people).toHaveLength(SIMS4_LIMITS.maxChildrenPerSim + 1);
+    expect(tree.data.children).toHaveLength(SIMS4_LIMITS.maxChildrenPerSim);
+    expect(tree.people.find((p) => p.key === tree.data.person?._id)?.firstName).toBe("");
+  });
+
+  it("refuses one more child than the cap, as for a parent the save holds", () => {
+    expect(() => parseSims4(save(SIMS4_LIMITS.maxChildrenPerSim + 1))).toThrow(
+      new ImportError(TOO_MANY_CHILDREN),
+    );
   });
 });
