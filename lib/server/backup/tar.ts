@@ -1,13 +1,18 @@
-// A small tar (POSIX ustar, with pax headers for long names and large sizes) writer and reader for
-// backup archives (ADR 033). Only regular files are written; the reader accepts regular files and
-// directories, refuses every other kind of entry and every unsafe name, and checks each header's
-// checksum. Loaded by the server in front of Next and by the scripts: no "server-only" import.
+// The backup archive's tar (ADR 033), on node-tar (ADR 047): node-tar encodes and parses the
+// headers (ustar, pax for long names and large sizes, checksums, base-256 numbers); this file keeps
+// what a backup needs beyond a tar: a pull-based reader (an entry's bytes are read before the next
+// entry, in bounded memory), and its refusals — every unsafe name, every kind of entry but regular
+// files (directories are skipped), a compressed tar inside the gzip, a damaged header, an oversized
+// pax header, and a cut-off archive — and a writer that fails a torn file. Members are written
+// 0600, without owner names. Loaded by the server in front of Next and by the scripts: no
+// "server-only" import.
+import { once } from "node:events";
+import { Header, Pack, Parser, ReadEntry, type WriteEntryTar } from "tar";
 
-const BLOCK = 512;
-/** The largest size the 11 octal digits of a ustar header hold. */
-const USTAR_MAX_SIZE = 8 ** 11 - 1;
 /** A pax header holds a path and a size: far less than this. */
 const MAX_PAX_BYTES = 64 * 1024;
+/** Every member's mode: private to the operator, whoever unpacks the archive with GNU tar. */
+const MEMBER_MODE = 0o600;
 
 /** One file to write: its name in the archive, its size, and its bytes (exactly `size` of them). */
 export interface TarSource {
@@ -30,75 +35,83 @@ export function assertSafeEntryName(name: string): void {
   if (unsafe) throw new Error(`Unsafe name in the archive: ${JSON.stringify(name.slice(0, 120))}`);
 }
 
-function writeString(block: Buffer, offset: number, length: number, value: string): void {
-  block.write(value, offset, Math.min(length, Buffer.byteLength(value)), "utf8");
-}
-
-function writeOctal(block: Buffer, offset: number, length: number, value: number): void {
-  writeString(block, offset, length, value.toString(8).padStart(length - 1, "0") + "\0");
-}
-
-function header(name: string, size: number, mtime: Date, type: "0" | "x"): Buffer {
-  const block = Buffer.alloc(BLOCK);
-  writeString(block, 0, 100, name);
-  writeOctal(block, 100, 8, 0o600);
-  writeOctal(block, 108, 8, 0);
-  writeOctal(block, 116, 8, 0);
-  writeOctal(block, 124, 12, Math.min(size, USTAR_MAX_SIZE));
-  writeOctal(block, 136, 12, Math.floor(mtime.getTime() / 1000));
-  block.fill(0x20, 148, 156); // the checksum counts its own field as spaces
-  block.write(type, 156, "latin1");
-  block.write("ustar\u000000", 257, "latin1");
-  let sum = 0;
-  for (const byte of block) sum += byte;
-  writeString(block, 148, 8, sum.toString(8).padStart(6, "0") + "\0 ");
-  return block;
-}
-
-/** A pax record "<length> <key>=<value>\n", whose length counts itself. */
-function paxRecord(key: string, value: string): string {
-  const body = ` ${key}=${value}\n`;
-  let length = Buffer.byteLength(body) + 1;
-  while (String(length).length + Buffer.byteLength(body) !== length) length += 1;
-  return `${length}${body}`;
-}
-
-const padding = (size: number) => Buffer.alloc((BLOCK - (size % BLOCK)) % BLOCK);
+const asBuffer = (chunk: Uint8Array) =>
+  Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
 
 /**
  * The archive's bytes (uncompressed), entry by entry. A source that yields more or fewer bytes
- * than it declared fails the archive: a backup must never hold a torn file.
+ * than it declared fails the archive: a backup must never hold a torn file. Each source is read
+ * whole before the next is asked for, and no faster than the archive is consumed.
  */
-export async function* writeTar(sources: AsyncIterable<TarSource> | Iterable<TarSource>) {
-  for await (const source of sources) {
-    assertSafeEntryName(source.name);
-    const mtime = source.mtime ?? new Date();
-    const nameFits = Buffer.byteLength(source.name) <= 100;
-    if (!nameFits || source.size > USTAR_MAX_SIZE) {
-      const records =
-        (nameFits ? "" : paxRecord("path", source.name)) +
-        (source.size > USTAR_MAX_SIZE ? paxRecord("size", String(source.size)) : "");
-      const pax = Buffer.from(records, "utf8");
-      yield header("PaxHeader", pax.length, mtime, "x");
-      yield pax;
-      yield padding(pax.length);
+export async function* writeTar(
+  sources: AsyncIterable<TarSource> | Iterable<TarSource>,
+): AsyncGenerator<Buffer> {
+  // portable: no owner ids or names, no atime/ctime (the archive says nothing of the host).
+  // Each member's writer (node-tar's WriteEntryTar), handed over as Pack makes it.
+  let member: WriteEntryTar | undefined;
+  const pack = new Pack({
+    portable: true,
+    onWriteEntry: (made) => (member = made as unknown as WriteEntryTar),
+  });
+  const stop = new AbortController();
+  let failure: Error | undefined;
+  const produced = (async () => {
+    try {
+      for await (const source of sources) {
+        assertSafeEntryName(source.name);
+        // A member made by hand: node-tar's Pack writes its header (with a pax header when the
+        // name or size do not fit ustar) and its padding, and pipes its bytes as they come.
+        const entry = new ReadEntry(
+          new Header({
+            path: source.name,
+            type: "File",
+            mode: MEMBER_MODE,
+            size: source.size,
+            mtime: source.mtime ?? new Date(),
+          }),
+        );
+        pack.add(entry);
+        const writer = member!;
+        let written = 0;
+        for await (const chunk of source.bytes()) {
+          written += chunk.length;
+          if (written > source.size) break;
+          if (!entry.write(asBuffer(chunk))) await once(entry, "drain", { signal: stop.signal });
+        }
+        if (written !== source.size) {
+          throw new Error(
+            `${source.name} changed while it was archived (${written} of ${source.size} bytes)`,
+          );
+        }
+        entry.end();
+        // One member in Pack's queue at a time: Pack counts every queued member as a running job
+        // and starts no job past four (`jobs`), not even the next one in line, so members queued
+        // faster than the archive is read (empty files behind a large one, a slow gzip) stalled
+        // it for good. Waiting for this member to be read whole also keeps one in memory.
+        if (!writer.emittedEnd) await once(writer, "end", { signal: stop.signal });
+      }
+      pack.end();
+    } catch (error) {
+      failure = error instanceof Error ? error : new Error(String(error));
+      // Without the error: a Minipass destroyed with one nobody listens for throws it.
+      pack.destroy();
     }
-    const shortName = nameFits ? source.name : source.name.slice(-100).replace(/^[^/]*\//, "");
-    yield header(shortName, source.size, mtime, "0");
-    let written = 0;
-    for await (const chunk of source.bytes()) {
-      written += chunk.length;
-      if (written > source.size) break;
+  })();
+  try {
+    for await (const chunk of pack) {
+      if (failure) break;
       yield chunk;
     }
-    if (written !== source.size) {
-      throw new Error(
-        `${source.name} changed while it was archived (${written} of ${source.size} bytes)`,
-      );
-    }
-    yield padding(source.size);
+  } catch (error) {
+    // The pack destroyed by a failed source ("stream destroyed"): the source's error is the one.
+    if (!failure) throw error;
+  } finally {
+    // A consumer that stops early (a failed destination) must not leave the sources open.
+    stop.abort();
+    pack.destroy();
+    await produced;
   }
-  yield Buffer.alloc(BLOCK * 2);
+  if (failure) throw failure;
 }
 
 /** One file read from an archive; `bytes` must be read to the end (or not at all) before the next. */
@@ -108,138 +121,122 @@ export interface TarEntry {
   bytes: () => AsyncIterable<Buffer>;
 }
 
-/** Reads exactly `n` bytes at a time from a stream of chunks. */
-class ChunkReader {
-  private buffered: Buffer[] = [];
-  private length = 0;
-  private done = false;
-  constructor(private readonly source: AsyncIterator<Uint8Array>) {}
-
-  private async fill(n: number): Promise<boolean> {
-    while (this.length < n && !this.done) {
-      const next = await this.source.next();
-      if (next.done) this.done = true;
-      else {
-        const chunk = Buffer.from(next.value.buffer, next.value.byteOffset, next.value.byteLength);
-        this.buffered.push(chunk);
-        this.length += chunk.length;
-      }
-    }
-    return this.length >= n;
+/** node-tar's warnings (every one refuses the archive), in the operator's words. */
+function refusal(code: string, message: string): Error {
+  if (code === "TAR_BAD_ARCHIVE" && /Truncated/.test(message)) {
+    return new Error("The archive is cut off");
   }
-
-  /** Exactly `n` bytes, or null at the end of the stream; a partial block is a cut-off archive. */
-  async read(n: number): Promise<Buffer | null> {
-    if (!(await this.fill(n))) {
-      if (this.length === 0) return null;
-      throw new Error("The archive is cut off");
-    }
-    const all = this.buffered.length === 1 ? this.buffered[0]! : Buffer.concat(this.buffered);
-    this.buffered = all.length > n ? [all.subarray(n)] : [];
-    this.length = all.length - n;
-    return all.subarray(0, n);
+  if (code === "TAR_ENTRY_INVALID" || code === "TAR_BAD_ARCHIVE") {
+    return new Error(`The archive has a damaged header (${message})`);
   }
-
-  /** Up to `max` bytes (at least one), for streaming a body; null at the end of the stream. */
-  async readSome(max: number): Promise<Buffer | null> {
-    if (!(await this.fill(1))) return null;
-    return this.read(Math.min(max, this.length));
-  }
+  return new Error(`The archive is unreadable (${code}: ${message})`);
 }
 
-function readString(block: Buffer, offset: number, length: number): string {
-  const field = block.subarray(offset, offset + length);
-  const end = field.indexOf(0);
-  return field.subarray(0, end === -1 ? length : end).toString("utf8");
-}
+/** The first bytes of a gzip and of a zstd stream, which node-tar would decompress itself. */
+const COMPRESSED = [Buffer.from([0x1f, 0x8b]), Buffer.from([0x28, 0xb5, 0x2f, 0xfd])];
 
-function readOctal(block: Buffer, offset: number, length: number): number {
-  const text = readString(block, offset, length).trim();
-  if (!/^[0-7]*$/.test(text)) throw new Error("The archive has a damaged header");
-  return text === "" ? 0 : parseInt(text, 8);
-}
-
-function parsePax(records: string): Map<string, string> {
-  const values = new Map<string, string>();
-  let at = 0;
-  while (at < records.length) {
-    const space = records.indexOf(" ", at);
-    const length = Number(records.slice(at, space));
-    if (space === -1 || !Number.isInteger(length) || length <= 0) {
-      throw new Error("The archive has a damaged pax header");
-    }
-    const record = records.slice(space + 1, at + length - 1);
-    const equals = record.indexOf("=");
-    values.set(record.slice(0, equals), record.slice(equals + 1));
-    at += length;
-  }
-  return values;
-}
-
-/** The regular files of an archive, in order. Directories are skipped; other kinds refused. */
+/**
+ * The regular files of an archive, in order. Directories are skipped; other kinds refused. Chunks
+ * are pulled from `chunks` only as an entry's bytes (or the next header) are needed.
+ */
 export async function* readTar(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<TarEntry> {
-  const reader = new ChunkReader(chunks[Symbol.asyncIterator]());
-  let pax = new Map<string, string>();
-  for (;;) {
-    const block = await reader.read(BLOCK);
-    if (block === null) throw new Error("The archive is cut off (no end marker)");
-    if (block.every((byte) => byte === 0)) return;
-    let sum = 0;
-    for (let i = 0; i < BLOCK; i++) sum += i >= 148 && i < 156 ? 0x20 : block[i]!;
-    if (readOctal(block, 148, 8) !== sum) throw new Error("The archive has a damaged header");
-    const type = String.fromCharCode(block[156]!);
-    const prefix = readString(block, 345, 155);
-    const ustarName = readString(block, 0, 100);
-    const name = pax.get("path") ?? (prefix ? `${prefix}/${ustarName}` : ustarName);
-    const size = Number(pax.get("size") ?? readOctal(block, 124, 12));
-    pax = new Map();
-    if (!Number.isSafeInteger(size) || size < 0)
-      throw new Error("The archive has a damaged header");
-    // Skipped in steps: a body is never held whole (a hostile entry may claim gigabytes).
-    const skip = async () => {
-      let left = size + padding(size).length;
-      while (left > 0) {
-        const chunk = await reader.read(Math.min(left, 1 << 20));
-        if (chunk === null) throw new Error("The archive is cut off");
-        left -= chunk.length;
-      }
-    };
-    if (type === "x") {
-      if (size > MAX_PAX_BYTES) throw new Error("The archive has an oversized pax header");
-      const body = await reader.read(size + padding(size).length);
-      if (body === null) throw new Error("The archive is cut off");
-      pax = parsePax(body.subarray(0, size).toString("utf8"));
-      continue;
-    }
-    if (type === "5") {
-      await skip();
-      continue;
-    }
-    if (type !== "0" && type !== "\0") {
-      throw new Error(`The archive holds an entry of a kind a backup never has (${name})`);
-    }
-    assertSafeEntryName(name);
-    let consumed = false;
-    let finished = false;
-    const entry: TarEntry = {
-      name,
-      size,
-      bytes: async function* () {
-        if (consumed) throw new Error(`${name} was read already`);
-        consumed = true;
-        let left = size;
-        while (left > 0) {
-          const chunk = await reader.readSome(Math.min(left, 1 << 20));
-          if (chunk === null) throw new Error("The archive is cut off");
-          left -= chunk.length;
-          yield chunk;
+  const source = chunks[Symbol.asyncIterator]();
+  let failure: Error | undefined;
+  let sawEnd = false;
+  let sourceDone = false;
+  let first = true;
+  const waiting: ReadEntry[] = [];
+  const parser = new Parser({ maxMetaEntrySize: MAX_PAX_BYTES });
+  parser.on("entry", (entry: ReadEntry) => waiting.push(entry));
+  parser.on("eof", () => (sawEnd = true));
+  parser.on("warn", (code: string, message: string) => (failure ??= refusal(code, message)));
+  parser.on("error", (error: Error) => (failure ??= refusal("TAR_ABORT", error.message)));
+  // An oversized pax header, or an entry type node-tar does not know (a volume label, …).
+  parser.on("ignoredEntry", (entry: ReadEntry) => {
+    failure ??= entry.meta
+      ? new Error("The archive has an oversized pax header")
+      : new Error(`The archive holds an entry of a kind a backup never has (${entry.path})`);
+  });
+
+  /** Feeds one more chunk to the parser; false once the archive's bytes are all in. */
+  const pump = async (): Promise<boolean> => {
+    if (failure) throw failure;
+    if (sourceDone) return false;
+    const next = await source.next();
+    if (next.done) {
+      sourceDone = true;
+      parser.end();
+    } else {
+      const chunk = asBuffer(next.value);
+      if (first && chunk.length > 0) {
+        first = false;
+        // A tar's first bytes are a name; these would make node-tar decompress a second time.
+        if (COMPRESSED.some((magic) => chunk.subarray(0, magic.length).equals(magic))) {
+          failure = new Error("The archive has a damaged header (a compressed tar inside)");
         }
-        if (size > 0) await reader.read(padding(size).length || 0);
-        finished = true;
-      },
-    };
-    yield entry;
-    if (!consumed) await skip();
-    else if (!finished) throw new Error(`${name} was not read to the end`);
+      }
+      if (!failure) parser.write(chunk);
+    }
+    if (failure) throw failure;
+    return true;
+  };
+  /** Reads the source until `entry` has ended (its bytes thrown away). */
+  const skip = async (entry: ReadEntry) => {
+    entry.resume();
+    while (!entry.emittedEnd) {
+      if (!(await pump())) throw new Error("The archive is cut off");
+    }
+  };
+
+  try {
+    for (;;) {
+      while (waiting.length === 0 && !sawEnd) {
+        if (!(await pump())) break;
+      }
+      if (failure) throw failure;
+      const entry = waiting.shift();
+      if (!entry) {
+        if (sawEnd) return;
+        throw new Error("The archive is cut off (no end marker)");
+      }
+      const name = entry.path;
+      if (entry.type === "Directory") {
+        await skip(entry);
+        continue;
+      }
+      if (entry.type !== "File" && entry.type !== "OldFile") {
+        throw new Error(`The archive holds an entry of a kind a backup never has (${name})`);
+      }
+      assertSafeEntryName(name);
+      const size = entry.size;
+      if (!Number.isSafeInteger(size) || size < 0) {
+        throw new Error("The archive has a damaged header");
+      }
+      let consumed = false;
+      let finished = false;
+      yield {
+        name,
+        size,
+        bytes: async function* () {
+          if (consumed) throw new Error(`${name} was read already`);
+          consumed = true;
+          for (;;) {
+            const chunk = entry.read();
+            if (chunk !== null) {
+              yield chunk;
+              continue;
+            }
+            if (entry.emittedEnd) break;
+            if (!(await pump())) throw new Error("The archive is cut off");
+          }
+          finished = true;
+        },
+      };
+      if (!consumed) await skip(entry);
+      else if (!finished) throw new Error(`${name} was not read to the end`);
+    }
+  } finally {
+    // Stopped early (a refusal, or a reader that had what it needed): the source is let go.
+    if (!sourceDone) await source.return?.();
   }
 }
