@@ -47,6 +47,7 @@ const EXPECTED_TABLES = [
   "Setting",
   "Tree",
   "TreeChunk",
+  "TreeVersion",
   "Upload",
   "User",
   "_prisma_migrations",

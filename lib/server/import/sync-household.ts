@@ -9,6 +9,7 @@ import { TREE_NOT_FOUND } from "@/lib/server/trees/get-tree";
 import { TREE_CONFLICT } from "@/lib/server/trees/save-tree-data";
 import { TREE_TX_OPTIONS, lockTreeOrThrow } from "@/lib/server/trees/lock-tree";
 import { treeEtag } from "@/lib/server/trees/etag";
+import { keepVersion } from "@/lib/server/trees/versions";
 import type { PreparedStructure } from "@/lib/server/trees/structure-work";
 import { preparedWrite, structureAnswer, writeChunks } from "@/lib/server/trees/write-tree-data";
 import { runInWorker } from "@/lib/server/workers/pool";
@@ -27,6 +28,11 @@ export interface SyncedPerson {
 export interface SyncResult {
   tree: { _id: string; version: number };
   etag: string;
+  /**
+   * The version that keeps the tree as it was before this sync (restore it to undo the sync);
+   * null when the sync changed nothing.
+   */
+  keptVersion: string | null;
   changes: {
     added: SyncedPerson[];
     updated: (SyncedPerson & { fields: string[] })[];
@@ -450,18 +456,22 @@ async function writeSync(
 
   // updates of the Sims the tree has
   const fromFile = fileSims(file.people);
-  const updated: SyncResult["changes"]["updated"] = [];
+  const changed: NonNullable<ReturnType<typeof changeOf>>[] = [];
   let unchanged = 0;
   for (const person of people) {
     const game = person.gameId ? fromFile.get(person.gameId) : undefined;
     if (!game || idOf.get(person.gameId!) !== person.id) continue;
     const change = changeOf(person, game);
-    if (!change) {
-      unchanged += 1;
-      continue;
-    }
+    if (change) changed.push(change);
+    else unchanged += 1;
+  }
+  // the tree as it was, kept before anything is written (issue 34: a sync can be undone)
+  const keptVersion =
+    added.length + changed.length > 0 ? await keepVersion(tx, treeId, "sync") : null;
+  const updated: SyncResult["changes"]["updated"] = [];
+  for (const change of changed) {
     await tx.person.update({
-      where: { id: person.id },
+      where: { id: change.person._id },
       data: { ...change.data, version: { increment: 1 } },
     });
     updated.push({ ...change.person, fields: change.changes.map((c) => c.field) });
@@ -481,6 +491,7 @@ async function writeSync(
   return {
     tree: { _id: treeId, version },
     etag: treeEtag(version, current.detailsVersion),
+    keptVersion,
     changes: {
       added: added.map(({ person, id }) => ({
         _id: id,

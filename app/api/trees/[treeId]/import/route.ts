@@ -53,7 +53,10 @@ export const POST = withAuth<Params>(async ({ req, params, user }) => {
         expectedVersion,
       ),
   );
-  return json({ tree: result.tree, changes: result.changes }, { headers: { ETag: result.etag } });
+  return json(
+    { tree: result.tree, changes: result.changes, keptVersion: result.keptVersion },
+    { headers: { ETag: result.etag } },
+  );
 });
 
 export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods<Params>("POST");

@@ -1,0 +1,5 @@
+// Issue 34, versions of a tree, on the embedded default (the cases:
+// tests/helpers/sync-versions-suite.ts).
+import { describeSyncVersions } from "../helpers/sync-versions-suite";
+
+describeSyncVersions("embedded PGlite");
