@@ -4,6 +4,8 @@
 // with If-Match like the tree's; the next heir is suggested by the laws, never applied.
 import { beforeAll, describe, expect, it } from "vitest";
 import type { TreeNode } from "@/lib/schemas/tree";
+import { LEGACY_PER_ACCOUNT, SUGGESTIONS_PER_ACCOUNT } from "@/lib/server/legacy/legacy";
+import { hitRateLimit } from "@/lib/server/rate-limit";
 import { emptyNode } from "@/lib/tree/empty-node";
 import { api, detailOf } from "./api";
 import { type TestUser, createPerson, createTree, createUser } from "./factories";
@@ -254,6 +256,27 @@ export function describeLegacy(engine: string): void {
         expect(next.body).toMatchObject({ current: dev._id, generation: 3 });
         expect((next.body as { result: { suggested: string } }).result.suggested).toBe(eli._id);
       });
+    });
+
+    it("limits settings writes and suggestions per account, counted before any work", async () => {
+      const player = await createUser();
+      const tree = await createTree(player.token);
+      await hitRateLimit(LEGACY_PER_ACCOUNT, player.username, LEGACY_PER_ACCOUNT.limit);
+      const write = await api.put(legacyPath(tree._id), { founder: null }, { token: player.token });
+      expect(write.status).toBe(429);
+      expect(detailOf(write)).toMatch(
+        /^You've changed the legacy's settings a lot in the last hour\./,
+      );
+      expect(write.headers.get("retry-after")).toMatch(/^\d+$/);
+      await hitRateLimit(SUGGESTIONS_PER_ACCOUNT, player.username, SUGGESTIONS_PER_ACCOUNT.limit);
+      const suggest = await api.get(`${legacyPath(tree._id)}/suggestion`, { token: player.token });
+      expect(suggest.status).toBe(429);
+      expect(detailOf(suggest)).toMatch(/^You've asked for the next heir a lot in the last hour\./);
+      // another account is not held
+      const { tree: mine } = await family();
+      expect(
+        (await api.get(`${legacyPath(mine._id)}/suggestion`, { token: owner.token })).status,
+      ).toBe(200);
     });
 
     it("is 404 for someone else's tree", async () => {

@@ -29,6 +29,17 @@ export const LEGACY_PER_ACCOUNT: RateLimitRule = {
   message: "You've changed the legacy's settings a lot in the last hour.",
 };
 
+/**
+ * Suggestions per account: each reads and walks the whole structure on the request thread (some
+ * 0.1-0.3 s for 10,000 Sims on a busy machine), asked again after each heirs or laws change.
+ */
+export const SUGGESTIONS_PER_ACCOUNT: RateLimitRule = {
+  name: "legacy:suggest",
+  limit: 600,
+  windowSeconds: 60 * 60,
+  message: "You've asked for the next heir a lot in the last hour.",
+};
+
 /** The `ETag` of a legacy's settings: their version. */
 export const legacyEtag = (version: number) => `"${version}"`;
 
@@ -122,6 +133,7 @@ export async function storedFounder(treeId: string): Promise<string | null> {
  * the current heir's and their children's Sims.
  */
 export async function suggestNextHeir(ownerId: string, treeId: string): Promise<SuggestionAnswer> {
+  await enforceRateLimit(SUGGESTIONS_PER_ACCOUNT, ownerId);
   if (!objectId.safeParse(treeId).success) throw notFound(TREE_NOT_FOUND);
   const row = await db.tree.findFirst({
     where: owned(ownerId, treeId),
