@@ -3,7 +3,7 @@ import { useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { useTranslations } from "next-intl";
 import type { SaveStatus } from "@/components/tree-editor/tree-saver";
 import { Button } from "@/components/ui/button";
-import { ApiRequestError, uploadFile } from "@/lib/client/api";
+import { ApiRequestError, api, uploadFile } from "@/lib/client/api";
 import type { SyncChanges } from "./sims4-client";
 
 /** What POST /api/trees/{id}/import?preview=1 answers (lib/server/import/sync-household.ts). */
@@ -31,7 +31,9 @@ type Step =
   | { kind: "reading"; progress: number }
   | { kind: "preview"; preview: SyncPreview; etag: string; file: File }
   | { kind: "updating"; progress: number }
-  | { kind: "done"; changes: SyncChanges }
+  | { kind: "done"; changes: SyncChanges; undo: { versionId: string; etag: string } | null }
+  | { kind: "undoing" }
+  | { kind: "undone" }
   | { kind: "refused"; refusal: Refusal; detail?: string; reload: boolean };
 
 const syncUrl = (treeId: string, query: string) =>
@@ -139,15 +141,32 @@ export function useUpdateFromSave(
   async function apply(previewed: Extract<Step, { kind: "preview" }>) {
     setStep({ kind: "updating", progress: 0 });
     try {
-      const { changes } = await uploadFile<{ changes: SyncChanges }>(
-        syncUrl(treeId, previewed.preview.sharesNoSim ? "?force=1" : ""),
-        previewed.file,
-        {
-          onProgress: (progress) => setStep({ kind: "updating", progress }),
-          headers: previewed.etag ? { "if-match": previewed.etag } : {},
-        },
+      const answer = await uploadFile<{
+        tree: { version: number };
+        changes: SyncChanges;
+        keptVersion: string | null;
+      }>(syncUrl(treeId, previewed.preview.sharesNoSim ? "?force=1" : ""), previewed.file, {
+        onProgress: (progress) => setStep({ kind: "updating", progress }),
+        headers: previewed.etag ? { "if-match": previewed.etag } : {},
+      });
+      // the tree as it was is kept as a version: restoring it undoes the update (issue 34)
+      const undo = answer.keptVersion
+        ? { versionId: answer.keptVersion, etag: `"${answer.tree.version}"` }
+        : null;
+      setStep({ kind: "done", changes: answer.changes, undo });
+    } catch (caught) {
+      refuse(caught);
+    }
+  }
+
+  async function undo(kept: { versionId: string; etag: string }) {
+    setStep({ kind: "undoing" });
+    try {
+      await api(
+        `/api/trees/${encodeURIComponent(treeId)}/versions/${encodeURIComponent(kept.versionId)}/restore`,
+        { method: "POST", headers: { "if-match": kept.etag }, expect: [409], silent: true },
       );
-      setStep({ kind: "done", changes });
+      setStep({ kind: "undone" });
     } catch (caught) {
       refuse(caught);
     }
@@ -155,7 +174,11 @@ export function useUpdateFromSave(
 
   const reload = () => window.location.reload();
   const close = () => setStep({ kind: "closed" });
-  const working = step.kind === "saving" || step.kind === "reading" || step.kind === "updating";
+  const working =
+    step.kind === "saving" ||
+    step.kind === "reading" ||
+    step.kind === "updating" ||
+    step.kind === "undoing";
   const nothingToDo =
     step.kind === "preview" && step.preview.addedCount + step.preview.updatedCount === 0;
 
@@ -194,14 +217,18 @@ export function useUpdateFromSave(
           <h2 id={titleId} className="text-lg font-semibold text-plum-900">
             {step.kind === "done"
               ? t("titleDone")
-              : step.kind === "refused"
-                ? t("titleRefused")
-                : step.kind === "preview"
-                  ? t("titlePreview")
-                  : t("titleWorking")}
+              : step.kind === "undone" || step.kind === "undoing"
+                ? t("titleUndone")
+                : step.kind === "refused"
+                  ? t("titleRefused")
+                  : step.kind === "preview"
+                    ? t("titlePreview")
+                    : t("titleWorking")}
           </h2>
           <div className="mt-2 text-sm text-neutral-700">
             {step.kind === "saving" && <p role="status">{t("savingFirst")}</p>}
+            {step.kind === "undoing" && <p role="status">{t("undoing")}</p>}
+            {step.kind === "undone" && <p data-sync-undone="">{t("undone")}</p>}
             {(step.kind === "reading" || step.kind === "updating") && (
               <p role="status">
                 {step.progress < 1
@@ -245,16 +272,29 @@ export function useUpdateFromSave(
                 ))}
             </div>
           )}
-          {(step.kind === "done" || step.kind === "refused") && (
-            <div className="mt-6 flex justify-end gap-3">
+          {(step.kind === "done" || step.kind === "refused" || step.kind === "undone") && (
+            <div className="mt-6 flex flex-wrap justify-end gap-3">
+              {step.kind === "done" && step.undo && (
+                <Button
+                  variant="secondary"
+                  onClick={() => step.undo && void undo(step.undo)}
+                  data-sync-undo=""
+                >
+                  {t("undo")}
+                </Button>
+              )}
               {step.kind === "refused" && (
                 <Button variant={step.reload ? "secondary" : "primary"} onClick={close} autoFocus>
                   {t("close")}
                 </Button>
               )}
-              {(step.kind === "done" || step.reload) && (
-                <Button onClick={reload} autoFocus={step.kind === "done"}>
-                  {step.kind === "done" ? t("showUpdated") : t("reload")}
+              {(step.kind === "done" || step.kind === "undone" || step.reload) && (
+                <Button onClick={reload} autoFocus={step.kind !== "refused"}>
+                  {step.kind === "done"
+                    ? t("showUpdated")
+                    : step.kind === "undone"
+                      ? t("showTree")
+                      : t("reload")}
                 </Button>
               )}
             </div>
