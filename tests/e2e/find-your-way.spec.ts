@@ -190,7 +190,7 @@ async function checkRelations(page: Page, p: Record<Key, Person>) {
 async function checkOtherPlaces(page: Page, p: Record<Key, Person>) {
   await find(page, "gus", "Gus Park-Calloway");
   await expect(canvasOf(page)).toHaveAttribute("data-centred-key", KEYS.gusHome);
-  await page.getByRole("button", { name: "Close" }).click();
+  await page.getByRole("button", { name: "Close", exact: true }).click();
   const marker = page
     .locator(`[data-node-key="${KEYS.gusHome}"]`)
     .getByRole("button", { name: "also in 1 other place" });
@@ -292,6 +292,12 @@ for (const viewport of VIEWPORTS) {
       await markHeir("Eli Calloway", "eli");
       await markHeir("Lux Calloway", "lux");
       await markHeir("Ivy Calloway", "ivy");
+      // the editor says whose mark moved (issue 33)
+      await expect(
+        page.getByText(
+          "Ivy Calloway is now the heir of generation 3; Eli Calloway is no longer heir.",
+        ),
+      ).toBeVisible();
       await find(page, "eli", "Eli Calloway");
       await expect(
         panelOf(page, "Eli Calloway").getByRole("checkbox", { name: "Heir" }),
@@ -311,7 +317,7 @@ for (const viewport of VIEWPORTS) {
           return ((await response.json()) as { heirs: string[] }).heirs;
         })
         .toEqual([p.dev._id, p.eli._id, p.lux._id]);
-      await page.getByRole("button", { name: "Close" }).click();
+      await page.getByRole("button", { name: "Close", exact: true }).click();
       await expectHeirLine(page, p, ["dev", "eli", "lux"]);
       await docScreenshot(page, `heir-line-editor-${viewport.name}.png`);
       await page.getByRole("button", { name: "Show heir line" }).click();
