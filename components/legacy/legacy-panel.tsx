@@ -104,6 +104,8 @@ export function LegacyPanel({ treeId, settings, save, heirs, nameOf, onChoose }:
           event.preventDefault();
           const sent: SuccessionLaws = { ...laws };
           if (sent.heir !== "exemplar" || !sent.exemplarTrait?.trim()) delete sent.exemplarTrait;
+          // a species law without a species is no species law
+          if (!sent.species?.species.trim()) sent.species = null;
           void save({ laws: sent }).then((ok) => {
             setSavedNote(ok);
             if (ok) setLaws(null);
@@ -125,6 +127,45 @@ export function LegacyPanel({ treeId, settings, save, heirs, nameOf, onChoose }:
               maxLength={60}
               value={laws.exemplarTrait ?? ""}
               onChange={(event) => setLaws({ ...laws, exemplarTrait: event.target.value })}
+            />
+          </label>
+        )}
+        <label className="block">
+          <span className="text-neutral-700">{t("speciesLaw")}</span>
+          <select
+            className="mt-0.5 block w-full rounded border border-plum-200 bg-white px-2 py-1"
+            value={laws.species?.mode ?? ""}
+            data-law="species"
+            onChange={(event) => {
+              const mode = event.target.value;
+              setLaws({
+                ...laws,
+                species:
+                  mode === "prefer" || mode === "require" || mode === "exclude"
+                    ? { mode, species: laws.species?.species ?? "" }
+                    : null,
+              });
+            }}
+          >
+            <option value="">{t("speciesNone")}</option>
+            <option value="prefer">{t("speciesPrefer")}</option>
+            <option value="require">{t("speciesRequire")}</option>
+            <option value="exclude">{t("speciesExclude")}</option>
+          </select>
+        </label>
+        {laws.species && (
+          <label className="block">
+            <span className="text-neutral-700">{t("speciesName")}</span>
+            <input
+              className="mt-0.5 block w-full rounded border border-plum-200 px-2 py-1"
+              maxLength={60}
+              value={laws.species.species}
+              onChange={(event) =>
+                setLaws({
+                  ...laws,
+                  species: { mode: laws.species!.mode, species: event.target.value },
+                })
+              }
             />
           </label>
         )}
