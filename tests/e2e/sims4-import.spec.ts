@@ -42,13 +42,25 @@ for (const [width, height] of [
     await loginInBrowser(page, user.token);
     await page.setViewportSize({ width, height });
     await page.goto("/trees/import");
+    // the household list's answer is held back: Import waits for it (issue 34: it imported the
+    // active household while "Reading the save's households…" still showed)
+    let release = () => undefined as void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route("**/api/trees/import/households", async (route) => {
+      await held;
+      await route.continue();
+    });
     await page.locator('input[type="file"]').first().setInputFiles({
       name: "Slot_00000001.save",
       mimeType: "application/octet-stream",
       buffer: legacySave(),
     });
+    await expect(page.locator("[data-sims4-reading]")).toBeVisible();
+    await expect(page.getByRole("button", { name: "Import Tree" })).toBeDisabled();
+    release();
     const households = page.locator("[data-sims4-households]");
     await expect(households).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByRole("button", { name: "Import Tree" })).toBeEnabled();
     const options = households.getByRole("checkbox");
     await expect(options).toHaveCount(2);
     // the active household first, and chosen; each row names who lives there
@@ -81,3 +93,26 @@ for (const [width, height] of [
     await docScreenshot(page, `sims4-import-editor-${width}.png`);
   });
 }
+
+test("a save whose households cannot be read is not imported", async ({ page, request }) => {
+  const user = await signUpViaApi(request, "sims4unread");
+  await loginInBrowser(page, user.token);
+  await page.goto("/trees/import");
+  // issue 34: the form fell back to importing the save's active household without a word
+  await page.route("**/api/trees/import/households", (route) =>
+    route.fulfill({
+      status: 500,
+      contentType: "application/json",
+      body: JSON.stringify({ errors: [{ detail: "The save could not be read. Try again." }] }),
+    }),
+  );
+  await page.locator('input[type="file"]').first().setInputFiles({
+    name: "Slot_00000001.save",
+    mimeType: "application/octet-stream",
+    buffer: legacySave(),
+  });
+  await expect(page.locator("[data-import-error]")).toHaveText("The save could not be read. Try again.");
+  await expect(page.getByRole("button", { name: "Import Tree" })).toBeDisabled();
+  const trees = (await (await request.get("/api/trees", { headers: bearer(user.token) })).json()) as unknown[];
+  expect(trees).toEqual([]);
+});
