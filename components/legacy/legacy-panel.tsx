@@ -280,7 +280,10 @@ export function LegacyButton(props: LegacyPanelProps) {
   );
 }
 
-/** In a Sim's panel: make them the legacy's founder (Generation 1), or say that they are. */
+/**
+ * In a Sim's panel in the editor: make them the legacy's founder (Generation 1), or say that they
+ * are. Nothing where it cannot be changed (a read-only view).
+ */
 export function FounderButton({
   isFounder,
   onMakeFounder,
@@ -289,8 +292,9 @@ export function FounderButton({
   onMakeFounder?: () => void;
 }) {
   const t = useTranslations("Legacy");
-  if (isFounder) return <p className="text-plum-800 text-sm font-medium">{t("isFounder")}</p>;
+  // only where the settings are known: the public copy does not carry the owner's founder yet
   if (!onMakeFounder) return null;
+  if (isFounder) return <p className="text-plum-800 text-sm font-medium">{t("isFounder")}</p>;
   return (
     <Button variant="secondary" size="sm" onClick={onMakeFounder}>
       {t("makeFounder")}
