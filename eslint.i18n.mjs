@@ -17,6 +17,9 @@ export const TRANSLATED_FILES = [
   "app/(app)/gallery/**/*.tsx",
   "components/publish/**/*.tsx",
   "app/(app)/trees/[[]treeId]/publish/**/*.tsx",
+  "components/tree-details/**/*.tsx",
+  "app/(app)/trees/[[]treeId]/details/**/*.tsx",
+  "app/(app)/trees/create/**/*.tsx",
 ];
 
 /** A letter anywhere: `alt=""` and punctuation-only values stay allowed. */

@@ -3,7 +3,6 @@ import { useLocale, useTranslations } from "next-intl";
 import { useRouter } from "next/navigation";
 import { useEffect, useId, useState, useTransition, type ChangeEvent } from "react";
 import { api } from "@/lib/client/api";
-import { notify } from "@/lib/client/toast";
 import type { AccountLocale } from "@/lib/i18n/account-locale";
 import { isLocale, LANGUAGE_NAMES, LOCALES, type Locale } from "@/lib/i18n/locales";
 import { Panel } from "@/components/ui/card";
@@ -24,6 +23,9 @@ export function AccountLanguage() {
   const hintId = useId();
   const [chosen, setChosen] = useState<Locale | null | undefined>(undefined);
   const [saving, setSaving] = useState(false);
+  // said in the panel, not in a toast: the page is rendered again in the new language, and the
+  // sentence with it (a toast would stay in the language it was raised in)
+  const [saved, setSaved] = useState(false);
   const [refreshing, startTransition] = useTransition();
 
   useEffect(() => {
@@ -48,6 +50,7 @@ export function AccountLanguage() {
     const value = event.target.value;
     const locale = isLocale(value) ? value : null;
     setSaving(true);
+    setSaved(false);
     try {
       await api<AccountLocale>("/api/user/locale", {
         method: "PUT",
@@ -60,7 +63,7 @@ export function AccountLanguage() {
     }
     setChosen(locale);
     setSaving(false);
-    notify.success(t("saved"));
+    setSaved(true);
     startTransition(() => router.refresh());
   }
 
@@ -86,6 +89,9 @@ export function AccountLanguage() {
       </select>
       <p id={hintId} className="mt-1 text-sm text-neutral-600">
         {t("hint")}
+      </p>
+      <p role="status" className="mt-2 min-h-5 text-sm font-medium text-plum-800">
+        {saved && !refreshing ? t("saved") : null}
       </p>
     </Panel>
   );

@@ -1,4 +1,5 @@
 "use client";
+import { useTranslations } from "next-intl";
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 import { ImageManager } from "@/components/image-manager/image-manager";
@@ -39,6 +40,7 @@ type Load =
  */
 export function TreeDetailsForm({ treeId }: { treeId?: string }) {
   const { ready } = useSession();
+  const t = useTranslations("TreeDetails");
   const [load, setLoad] = useState<Load>(
     treeId ? { status: "loading" } : { status: "ready", details: EMPTY, etag: null },
   );
@@ -48,7 +50,7 @@ export function TreeDetailsForm({ treeId }: { treeId?: string }) {
     let current = true;
     let etag: string | null = null;
     api<Tree>(`/api/trees/${encodeURIComponent(treeId)}`, {
-      fallback: "Failed to get tree info",
+      fallback: t("loadFailedToast"),
       onHeaders: (headers) => (etag = headers.get("etag")),
     }).then(
       (tree) =>
@@ -63,14 +65,14 @@ export function TreeDetailsForm({ treeId }: { treeId?: string }) {
     return () => {
       current = false;
     };
-  }, [treeId, ready]);
+  }, [treeId, ready, t]);
 
-  const heading = treeId ? "Update Tree Details" : "Create a New Tree";
+  const heading = treeId ? t("updateTitle") : t("createTitle");
   if (load.status === "loading") {
     return (
       <>
         <PageHeader title={heading} />
-        <Loading label="Loading tree details" />
+        <Loading label={t("loading")} />
       </>
     );
   }
@@ -79,8 +81,8 @@ export function TreeDetailsForm({ treeId }: { treeId?: string }) {
       <>
         <PageHeader title={heading} />
         <p className="text-neutral-700">
-          This tree&apos;s details could not be loaded.{" "}
-          <TextLink href={treeId ? `/trees/${treeId}` : "/"}>Go back</TextLink>
+          {t("loadFailed")}{" "}
+          <TextLink href={treeId ? `/trees/${treeId}` : "/"}>{t("goBack")}</TextLink>
         </p>
       </>
     );
@@ -114,6 +116,7 @@ function TreeDetailsFields({
   const [cover, setCover] = useState(initial.cover);
   const [titleError, setTitleError] = useState<string | null>(null);
   const [conflict, setConflict] = useState<WriteConflict | null>(null);
+  const t = useTranslations("TreeDetails");
 
   /** Saves the form; `ifMatch` is the version it overwrites (the loaded one, or a 409's). */
   async function onSubmit(ifMatch = initialEtag) {
@@ -133,7 +136,7 @@ function TreeDetailsFields({
           method: "PATCH",
           body,
           headers: ifMatch ? { "If-Match": ifMatch } : undefined,
-          fallback: "Unknown error occurred updating tree details",
+          fallback: t("updateFailed"),
           expect: [409],
           onHeaders: (headers) => (answered = headers.get("etag")),
         });
@@ -141,21 +144,21 @@ function TreeDetailsFields({
         // Someone else saved first: keep everything typed here, and say so beside the form.
         if (!isConflict(error)) throw error;
         setConflict({
-          detail: error.detail ?? "These details were changed elsewhere.",
+          detail: error.detail ?? t("changedElsewhere"),
           etag: answered,
         });
         return;
       }
-      notify.success("Tree details updated");
+      notify.success(t("updated"));
       session.mergeTree(treeId, { _id: treeId, title: body.title } satisfies TreeSummary);
       router.push(`/trees/${treeId}`);
     } else {
       const tree = await api<Tree>("/api/trees", {
         method: "POST",
         body,
-        fallback: "Unknown error occurred creating tree",
+        fallback: t("createFailed"),
       });
-      notify.success("Tree created");
+      notify.success(t("created"));
       session.addTree({ _id: tree._id, title: tree.title });
       router.push(`/trees/${tree._id}`);
     }
@@ -165,31 +168,27 @@ function TreeDetailsFields({
     <>
       <PageHeader
         title={heading}
-        description={
-          treeId
-            ? "Change your tree's title, description and cover image."
-            : "Give your legacy a title, tell its story and choose a cover image. You can change all of it later."
-        }
+        description={treeId ? t("updateIntro") : t("createIntro")}
       />
       <Card className="max-w-3xl">
         <Form onSubmit={() => onSubmit()} aria-label={heading}>
           <TextField
-            label="Title"
+            label={t("title")}
             name="title"
             value={title}
             maxLength={TITLE_MAX}
-            placeholder="The Plum Legacy"
+            placeholder={t("titlePlaceholder")}
             autoComplete="off"
             error={titleError}
             onChange={(event) => setTitle(event.target.value)}
           />
           <RichTextEditor
-            label="Description"
+            label={t("description")}
             initialValue={initial.description}
             onChange={setDescription}
           />
           <ImageManager
-            label="Cover Image"
+            label={t("cover")}
             dir="cover"
             value={cover}
             onChange={setCover}
@@ -200,9 +199,9 @@ function TreeDetailsFields({
             <WriteConflictNotice conflict={conflict} onSaveOver={(current) => onSubmit(current)} />
           )}
           <FormActions>
-            <SubmitButton>{treeId ? "Update Tree Details" : "Create Tree"}</SubmitButton>
+            <SubmitButton>{treeId ? t("updateTitle") : t("create")}</SubmitButton>
             <LinkButton variant="secondary" href={treeId ? `/trees/${treeId}` : "/"}>
-              Cancel
+              {t("cancel")}
             </LinkButton>
           </FormActions>
         </Form>

@@ -1,4 +1,5 @@
 "use client";
+import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { ApiRequestError } from "@/lib/client/api";
@@ -25,6 +26,7 @@ export function WriteConflictNotice({
   onSaveOver: (etag: string | null) => Promise<void>;
 }) {
   const [busy, setBusy] = useState(false);
+  const t = useTranslations("WriteConflict");
   return (
     <div
       role="alert"
@@ -33,7 +35,7 @@ export function WriteConflictNotice({
       <p className="min-w-0 flex-1 basis-64 text-sm text-neutral-800">{conflict.detail}</p>
       <div className="flex gap-2">
         <Button variant="secondary" onClick={() => window.location.reload()}>
-          Reload
+          {t("reload")}
         </Button>
         <Button
           busy={busy}
@@ -42,7 +44,7 @@ export function WriteConflictNotice({
             void onSaveOver(conflict.etag).finally(() => setBusy(false));
           }}
         >
-          Save over
+          {t("saveOver")}
         </Button>
       </div>
     </div>

@@ -12,6 +12,7 @@ import type { z } from "zod";
 import { ApiRequestError } from "@/lib/client/api";
 import { Button, type ButtonProps } from "./button";
 import { cx } from "./class-names";
+import { useKnownText } from "./known-text";
 
 const FormBusy = createContext(false);
 const FormFieldErrors = createContext<FieldErrors>({});
@@ -62,15 +63,17 @@ export function Form({ onSubmit, onChange, className, children, ...props }: Form
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
   const formErrorId = useId();
+  // the server's and the schemas' English sentences, in the reader's language (issue 36)
+  const inReadersWords = useKnownText();
 
   function show(form: HTMLFormElement, errors: FieldErrors, message: string | null) {
     const known: FieldErrors = {};
     for (const [name, text] of Object.entries(errors)) {
-      if (text && hasField(form, name)) known[name] = text;
+      if (text && hasField(form, name)) known[name] = inReadersWords(text);
     }
     const names = Object.keys(known);
     setFieldErrors(known);
-    setFormError(names.length === 0 ? message : null);
+    setFormError(names.length === 0 && message !== null ? inReadersWords(message) : null);
     // Focus the first field in error, after the fieldset is enabled again.
     const first = names[0];
     if (first) {

@@ -1,8 +1,12 @@
 import type { Metadata } from "next";
+import { getTranslations } from "next-intl/server";
 import { RequireLogin } from "@/components/shell/session-guards";
 import { TreeDetailsForm } from "@/components/tree-details/tree-details-form";
 
-export const metadata: Metadata = { title: "Create Tree" };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("TreeDetails");
+  return { title: t("createPageTitle") };
+}
 
 export default function CreateTreePage() {
   return (
