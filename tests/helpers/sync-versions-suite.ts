@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Person } from "@/lib/schemas/person";
 import type { Tree } from "@/lib/schemas/tree";
 import { writeSave, type FixtureSave } from "@/lib/sims4/testing";
+import { type Session, tableRows, tablesInLoadOrder } from "@/lib/server/backup/database";
 import { db } from "@/lib/server/db";
 import {
   VERSIONS_KEPT,
@@ -221,6 +222,33 @@ export function describeSyncVersions(engine: string): void {
         expect(detailOf(unknown)).toBe("Version not found");
         const anonymous = await call("GET", `/api/trees/${treeId}/versions`);
         expect(anonymous.status).toBe(401);
+      });
+
+      it("goes into backups: the backup's tables take TreeVersion after Tree, with its rows", async () => {
+        const { treeId } = await importedTree();
+        const synced = await upload<SyncAnswer>(`/api/trees/${treeId}/import`, save(true));
+        expect(synced.status).toBe(200);
+        // the backup's own reads (lib/server/backup/database.ts), in one transaction of this database
+        const { tables, rows } = await db.$transaction(async (tx) => {
+          const session: Session = {
+            query: <Row extends Record<string, unknown>>(text: string, values: unknown[] = []) =>
+              tx.$queryRawUnsafe<Row[]>(text, ...values),
+            exec: async (script: string) => {
+              await tx.$executeRawUnsafe(script);
+            },
+          };
+          const tables = await tablesInLoadOrder(session);
+          const rows: string[] = [];
+          for await (const row of tableRows(session, "TreeVersion")) rows.push(row);
+          return { tables, rows };
+        });
+        expect(tables).toContain("TreeVersion");
+        expect(tables.indexOf("TreeVersion")).toBeGreaterThan(tables.indexOf("Tree"));
+        const kept = rows
+          .map((row) => JSON.parse(row) as { id: string; treeId: string; people: unknown[] })
+          .find((row) => row.id === synced.body.keptVersion);
+        expect(kept?.treeId).toBe(treeId);
+        expect(kept?.people).toHaveLength(3);
       });
 
       it(`keeps the newest ${VERSIONS_KEPT} and any younger than 30 days, never more than ${VERSIONS_MAX}`, async () => {
