@@ -5,9 +5,10 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { Worker } from "node:worker_threads";
 import { messages, PGlite } from "@electric-sql/pglite";
 import { PrismaPGlite } from "pglite-prisma-adapter";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { db, Prisma } from "@/lib/server/db";
 import { DATABASE_UNAVAILABLE, handleApiError } from "@/lib/server/http/errors";
@@ -105,6 +106,49 @@ describe("the main thread", () => {
     // one collection of the string's garbage took 53 ms.)
     expect(gaps.ticks).toBeGreaterThanOrEqual(5);
     expect(gaps.maxMs).toBeLessThan(gaps.workMs / 2);
+  });
+});
+
+describe("long answers", () => {
+  /** The `slice` requests the main thread sends while `work` runs: one per piece it pulls. */
+  async function slicesPulled(work: () => Promise<unknown>): Promise<number> {
+    const sent = vi.spyOn(Worker.prototype, "postMessage");
+    try {
+      await work();
+      return sent.mock.calls.filter(([message]) => (message as { op?: string })?.op === "slice")
+        .length;
+    } finally {
+      sent.mockRestore();
+    }
+  }
+
+  it("come in pieces when many cells of a piece each add up (a large publication's parts)", async () => {
+    const rows: string[] = [];
+    const pulled = await slicesPulled(async () => {
+      const result = await shared.query<{ t: string }>(
+        "SELECT repeat('é' || g, $1::int) AS t FROM generate_series(1, 20) g ORDER BY g",
+        [Math.floor(SLICE_CHARS / 3)],
+      );
+      rows.push(...result.rows.map((row) => row.t));
+    });
+    // 20 cells of a piece each: the first in the answer, every other one pulled on its own, so
+    // that the main thread never takes in more than about a piece in one message (one message of
+    // 20 MB before).
+    expect(pulled).toBe(19);
+    expect(rows).toHaveLength(20);
+    rows.forEach((text, i) => expect(text).toBe(`é${i + 1}`.repeat(Math.floor(SLICE_CHARS / 3))));
+  });
+
+  it("of many short rows stay one message", async () => {
+    let count = 0;
+    const pulled = await slicesPulled(async () => {
+      const result = await shared.query<{ t: string }>(
+        "SELECT repeat('x', 1000) || g AS t FROM generate_series(1, 5000) g",
+      );
+      count = result.rows.length;
+    });
+    expect(count).toBe(5000);
+    expect(pulled).toBe(0);
   });
 });
 

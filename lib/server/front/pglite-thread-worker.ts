@@ -89,16 +89,28 @@ function queryOptions(options: ThreadQueryOptions): QueryOptions {
   return { rowMode: options.rowMode, paramTypes: options.paramTypes, parsers };
 }
 
-/** Takes text cells longer than sliceChars (SLICE_CHARS) out of `result`, to be pulled in pieces. */
+/**
+ * Takes text cells out of `result`, to be pulled in pieces of sliceChars (SLICE_CHARS): every
+ * cell longer than that, and once the answer's text passes it, every cell of a sixteenth of it or
+ * more. Many cells of a megabyte each (a large publication's parts, 100 of them) had come in one
+ * message of 100 MB, taken in by the main thread in one step; small cells stay in the answer, so
+ * that a result of many short rows is still one message.
+ */
 function holdLongText(id: number, result: Results<unknown>): SlicedCell[] | undefined {
   let sliced: SlicedCell[] | undefined;
   const pieces: string[] = [];
+  let kept = 0;
   result.rows.forEach((row, index) => {
     const cells = row as Record<string | number, unknown>;
     for (const key of Object.keys(cells)) {
       const cellKey = Array.isArray(row) ? Number(key) : key;
       const value = cells[cellKey];
-      if (typeof value !== "string" || value.length <= sliceChars) continue;
+      if (typeof value !== "string") continue;
+      const fits = kept + value.length <= sliceChars || value.length < sliceChars / 16;
+      if (value.length <= sliceChars && fits) {
+        kept += value.length;
+        continue;
+      }
       (sliced ??= []).push({ row: index, key: cellKey, length: value.length });
       for (let at = 0; at < value.length; at += sliceChars) {
         pieces.push(value.slice(at, at + sliceChars));
