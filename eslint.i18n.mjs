@@ -20,6 +20,14 @@ export const TRANSLATED_FILES = [
   "components/tree-details/**/*.tsx",
   "app/(app)/trees/[[]treeId]/details/**/*.tsx",
   "app/(app)/trees/create/**/*.tsx",
+  "components/people/**/*.tsx",
+  "app/(app)/trees/[[]treeId]/people/page.tsx",
+  "components/ui/loading.tsx",
+  "components/ui/confirm-dialog.tsx",
+  "components/ui/not-found-message.tsx",
+  "components/ui/form.tsx",
+  "app/not-found.tsx",
+  "app/(app)/not-found.tsx",
 ];
 
 /** A letter anywhere: `alt=""` and punctuation-only values stay allowed. */

@@ -1,4 +1,5 @@
 "use client";
+import { useTranslations } from "next-intl";
 import Image from "next/image";
 import { useEffect, useId, useState } from "react";
 import { avatarUrl } from "@/lib/image-url";
@@ -23,12 +24,13 @@ export function PeopleList({ treeId }: { treeId: string }) {
   const [query, setQuery] = useState("");
   const [toDelete, setToDelete] = useState<Person | null>(null);
   const [deleting, setDeleting] = useState(false);
+  const t = useTranslations("PeopleList");
 
   useEffect(() => {
     if (!ready) return;
     let current = true;
     api<Person[]>(`/api/people?${new URLSearchParams({ tree: treeId }).toString()}`, {
-      fallback: "Unknown error occurred",
+      fallback: t("loadFailedToast"),
     }).then(
       (people) => {
         if (!current) return;
@@ -41,7 +43,7 @@ export function PeopleList({ treeId }: { treeId: string }) {
     return () => {
       current = false;
     };
-  }, [treeId, ready]);
+  }, [treeId, ready, t]);
 
   async function deletePerson(person: Person) {
     setDeleting(true);
@@ -49,9 +51,9 @@ export function PeopleList({ treeId }: { treeId: string }) {
       // The server also removes the person from every node of the tree.
       await api(`/api/people/${encodeURIComponent(person._id)}`, {
         method: "DELETE",
-        fallback: "Failed to delete person from tree",
+        fallback: t("deleteFailed"),
       });
-      notify.success("Person removed");
+      notify.success(t("removed"));
       setLoad((state) =>
         state.status === "ready"
           ? { status: "ready", people: state.people.filter((p) => p._id !== person._id) }
@@ -66,14 +68,11 @@ export function PeopleList({ treeId }: { treeId: string }) {
   }
 
   const header = (
-    <PageHeader
-      title="Manage People in Your Tree"
-      description="Everyone you add here can be placed in your tree, as a node's person, a partner or a parent. Editing a Sim here updates every place they appear in the tree."
-    >
+    <PageHeader title={t("title")} description={t("intro")}>
       <LinkButton variant="secondary" href={`/trees/${treeId}`}>
-        Back to Your Tree
+        {t("backToTree")}
       </LinkButton>
-      <LinkButton href={`/trees/${treeId}/people/add`}>Add Someone New</LinkButton>
+      <LinkButton href={`/trees/${treeId}/people/add`}>{t("addNew")}</LinkButton>
     </PageHeader>
   );
 
@@ -81,7 +80,7 @@ export function PeopleList({ treeId }: { treeId: string }) {
     return (
       <>
         {header}
-        <Loading label="Loading people" />
+        <Loading label={t("loading")} />
       </>
     );
   }
@@ -89,7 +88,7 @@ export function PeopleList({ treeId }: { treeId: string }) {
     return (
       <>
         {header}
-        <p className="text-neutral-700">The people in this tree could not be loaded.</p>
+        <p className="text-neutral-700">{t("loadFailed")}</p>
       </>
     );
   }
@@ -100,31 +99,28 @@ export function PeopleList({ treeId }: { treeId: string }) {
       {header}
       <div className="mb-6 max-w-md space-y-1">
         <label htmlFor={searchId} className="block text-sm font-medium text-neutral-800">
-          Search
+          {t("search")}
         </label>
         <input
           id={searchId}
           type="search"
           value={query}
-          placeholder="Start typing to filter..."
+          placeholder={t("searchPlaceholder")}
           autoComplete="off"
           onChange={(event) => setQuery(event.target.value)}
           className={inputClasses}
         />
       </div>
       <p role="status" className="sr-only">
-        {`${shown.length} of ${load.people.length} people shown`}
+        {t("shown", { shown: shown.length, count: load.people.length })}
       </p>
       {load.people.length === 0 ? (
-        <p className="text-neutral-700">
-          There is nobody in this tree yet. Choose &ldquo;Add Someone New&rdquo; to add your first
-          Sim.
-        </p>
+        <p className="text-neutral-700">{t("empty")}</p>
       ) : shown.length === 0 ? (
-        <p className="text-neutral-700">Nobody matches &ldquo;{query}&rdquo;.</p>
+        <p className="text-neutral-700">{t("noMatch", { query })}</p>
       ) : (
         <ul
-          aria-label="People in this tree"
+          aria-label={t("listLabel")}
           className="grid grid-cols-[repeat(auto-fill,minmax(12rem,1fr))] gap-4"
         >
           {shown.map((person) => (
@@ -139,20 +135,19 @@ export function PeopleList({ treeId }: { treeId: string }) {
       )}
       <ConfirmDialog
         open={toDelete !== null}
-        title="Delete Person"
+        title={t("deleteTitle")}
         tone="danger"
-        confirmLabel="Delete"
+        confirmLabel={t("delete")}
+        cancelLabel={t("cancel")}
         busy={deleting}
         onCancel={() => setToDelete(null)}
         onConfirm={() => {
           if (toDelete) void deletePerson(toDelete);
         }}
       >
-        <p>Are you sure you want to delete this person?</p>
+        <p>{t("deleteQuestion")}</p>
         {toDelete ? (
-          <p className="mt-2 text-sm">
-            {fullName(toDelete)} will also be removed from every place in the tree.
-          </p>
+          <p className="mt-2 text-sm">{t("deleteText", { name: fullName(toDelete) })}</p>
         ) : null}
       </ConfirmDialog>
     </>
@@ -168,6 +163,7 @@ function PersonTile({
   person: Person;
   onDelete: () => void;
 }) {
+  const t = useTranslations("PeopleList");
   const name = fullName(person);
   const base = `/trees/${treeId}/people/${encodeURIComponent(person._id)}`;
   return (
@@ -185,14 +181,24 @@ function PersonTile({
       />
       <p className="font-semibold break-words text-plum-900">{name}</p>
       <div className="flex flex-wrap justify-center gap-2">
-        <LinkButton size="sm" variant="secondary" href={base} aria-label={`Edit ${name}`}>
-          Edit
+        <LinkButton size="sm" variant="secondary" href={base} aria-label={t("editName", { name })}>
+          {t("edit")}
         </LinkButton>
-        <LinkButton size="sm" variant="secondary" href={`${base}/link`} aria-label={`Link ${name}`}>
-          Link
+        <LinkButton
+          size="sm"
+          variant="secondary"
+          href={`${base}/link`}
+          aria-label={t("linkName", { name })}
+        >
+          {t("link")}
         </LinkButton>
-        <Button size="sm" variant="danger" onClick={onDelete} aria-label={`Delete ${name}`}>
-          Delete
+        <Button
+          size="sm"
+          variant="danger"
+          onClick={onDelete}
+          aria-label={t("deleteName", { name })}
+        >
+          {t("delete")}
         </Button>
       </div>
     </li>

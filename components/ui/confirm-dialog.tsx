@@ -1,4 +1,5 @@
 "use client";
+import { useTranslations } from "next-intl";
 import { useEffect, useId, useRef, type ReactNode } from "react";
 import { Button } from "./button";
 
@@ -21,14 +22,15 @@ export function ConfirmDialog({
   open,
   title,
   children,
-  confirmLabel = "Confirm",
-  cancelLabel = "Cancel",
+  confirmLabel,
+  cancelLabel,
   tone = "default",
   busy = false,
   onConfirm,
   onCancel,
 }: ConfirmDialogProps) {
   const dialogRef = useRef<HTMLDialogElement>(null);
+  const t = useTranslations("ConfirmDialog");
   const titleId = useId();
   const bodyId = useId();
 
@@ -60,10 +62,10 @@ export function ConfirmDialog({
       )}
       <div className="mt-6 flex justify-end gap-3">
         <Button variant="secondary" onClick={onCancel} disabled={busy} autoFocus>
-          {cancelLabel}
+          {cancelLabel ?? t("cancel")}
         </Button>
         <Button variant={tone === "danger" ? "danger" : "primary"} onClick={onConfirm} busy={busy}>
-          {confirmLabel}
+          {confirmLabel ?? t("confirm")}
         </Button>
       </div>
     </dialog>

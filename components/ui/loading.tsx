@@ -1,7 +1,9 @@
+import { useTranslations } from "next-intl";
 import { cx } from "./class-names";
 
 /** A spinner with text, announced politely to screen readers. */
-export function Loading({ label = "Loading", className }: { label?: string; className?: string }) {
+export function Loading({ label, className }: { label?: string; className?: string }) {
+  const t = useTranslations("Loading");
   return (
     <div
       role="status"
@@ -12,7 +14,7 @@ export function Loading({ label = "Loading", className }: { label?: string; clas
         aria-hidden="true"
         className="border-plum-200 border-t-plum-600 size-5 shrink-0 animate-spin rounded-full border-2"
       />
-      <span>{label}</span>
+      <span>{label ?? t("label")}</span>
     </div>
   );
 }

@@ -1,3 +1,4 @@
+import { useTranslations } from "next-intl";
 import { buttonClasses } from "./button";
 
 /**
@@ -5,19 +6,17 @@ import { buttonClasses } from "./button";
  * and works before (or without) the app's scripts.
  */
 export function NotFoundMessage() {
+  const t = useTranslations("NotFound");
   return (
     <div className="mx-auto max-w-xl py-10 text-center">
       <p className="text-6xl font-bold text-plum-500" aria-hidden="true">
-        404
+        {404}
       </p>
-      <h1 className="mt-4 text-2xl font-bold text-plum-900">This page does not exist</h1>
-      <p className="mt-2 text-neutral-700">
-        The page you were looking for does not exist. It may have moved, or the link may be
-        mistyped.
-      </p>
+      <h1 className="mt-4 text-2xl font-bold text-plum-900">{t("title")}</h1>
+      <p className="mt-2 text-neutral-700">{t("text")}</p>
       {/* eslint-disable-next-line @next/next/no-html-link-for-pages -- a link that needs no script */}
       <a href="/" className={buttonClasses({ className: "mt-6" })}>
-        Return home
+        {t("home")}
       </a>
     </div>
   );
