@@ -1,5 +1,5 @@
 "use client";
-import { useTranslations } from "next-intl";
+import { useLocale, useTranslations } from "next-intl";
 import { useEffect, useId, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { api } from "@/lib/client/api";
@@ -24,6 +24,8 @@ export interface LegacyPanelProps {
   /** The heirs as marked: the suggestion is asked again when they change. */
   heirs: readonly string[];
   nameOf: (personId: string) => string;
+  /** Each Sim's generation, as the editor counts it (from the founder). */
+  generationOf: (personId: string) => number | undefined;
   /** Marks a Sim as their generation's heir (the owner's confirmation; never done unasked). */
   onChoose: (personId: string) => void;
 }
@@ -33,8 +35,17 @@ export interface LegacyPanelProps {
  * children with the heir the laws suggest and why. The owner confirms the suggestion or makes
  * another child heir; nothing is marked without their click.
  */
-export function LegacyPanel({ treeId, settings, save, heirs, nameOf, onChoose }: LegacyPanelProps) {
+export function LegacyPanel({
+  treeId,
+  settings,
+  save,
+  heirs,
+  nameOf,
+  generationOf,
+  onChoose,
+}: LegacyPanelProps) {
   const t = useTranslations("Legacy");
+  const locale = useLocale();
   const lawName = useLawName();
   const reasonText = useReasonText();
   // the laws being chosen; null: the stored ones (or the defaults) as they are
@@ -59,6 +70,13 @@ export function LegacyPanel({ treeId, settings, save, heirs, nameOf, onChoose }:
     };
   }, [treeId, heirsKey, settingsKey]);
 
+  // heirs stored under other numbers that now share a generation (kept until the owner picks one)
+  const shared = new Map<number, string[]>();
+  for (const id of heirs) {
+    const generation = generationOf(id);
+    if (generation !== undefined) shared.set(generation, [...(shared.get(generation) ?? []), id]);
+  }
+  const twice = [...shared].filter(([, ids]) => ids.length > 1);
   const result = suggestion?.result ?? null;
   const eligible = new Set(result?.eligible ?? []);
   const lawSelect = <K extends "gender" | "bloodline" | "heir">(
@@ -85,6 +103,19 @@ export function LegacyPanel({ treeId, settings, save, heirs, nameOf, onChoose }:
 
   return (
     <div className="space-y-4 text-sm" data-legacy-panel="">
+      {twice.map(([generation, ids]) => (
+        <p
+          key={generation}
+          role="status"
+          data-shared-generation={generation}
+          className="rounded border border-amber-300 bg-amber-50 p-2 text-amber-900"
+        >
+          {t("sharedGeneration", {
+            generation,
+            names: new Intl.ListFormat(locale, { type: "conjunction" }).format(ids.map(nameOf)),
+          })}
+        </p>
+      ))}
       <section className="space-y-1">
         <p className="font-semibold text-plum-900" data-founder={suggestion?.founder ?? ""}>
           {t("founder", { name: suggestion?.founder ? nameOf(suggestion.founder) : "…" })}

@@ -508,6 +508,7 @@ function LoadedTreeEditor({
               save={legacy.save}
               heirs={heirs}
               nameOf={nameOf}
+              generationOf={generationOf}
               onChoose={onToggleHeir}
             />
           )
