@@ -124,3 +124,58 @@ for (const viewport of VIEWPORTS) {
     });
   });
 }
+
+test.describe("heirs stored under other generation numbers", () => {
+  test.use({ viewport: { width: 1440, height: 900 } });
+  test.setTimeout(300_000);
+
+  test("the editor says that a generation has two heirs, and un-marking one is saved", async ({
+    page,
+    request,
+  }) => {
+    const { user, tree, ada, bea, cora, dev } = await pleasants(request);
+    const headers = bearer(user.token);
+    // Dev heir of generation 2, his daughter Bea of 3; then Bea is moved up beside him
+    const under = node(ada, {
+      children: [node(dev, { children: [node(bea)] }), node(cora)],
+    });
+    const beside = node(ada, { children: [node(dev), node(bea), node(cora)] });
+    for (const [data, heirs] of [
+      [under, [dev._id, bea._id]],
+      [beside, null],
+    ] as const) {
+      const saved = await request.patch(`/api/trees/${tree._id}`, { headers, data: { data } });
+      expect(saved.ok(), await saved.text()).toBe(true);
+      if (heirs) {
+        const put = await request.put(`/api/trees/${tree._id}/heirs`, { headers, data: { heirs } });
+        expect(put.ok(), await put.text()).toBe(true);
+      }
+    }
+    await loginInBrowser(page, user.token);
+    await page.goto(`/trees/${tree._id}`);
+    await page.getByRole("button", { name: "Legacy", exact: true }).click();
+    const panel = page.getByRole("region", { name: "The legacy" });
+    await expect(
+      panel.getByText(
+        "Generation 2 has two heirs since the generations were counted again: Dev Pleasant and Bea Pleasant. Un-mark the one who is not the heir.",
+      ),
+    ).toBeVisible();
+    await panel.getByRole("button", { name: "Close" }).click();
+    await expect(page.getByRole("img", { name: "Heir of generation 2" })).toHaveCount(2);
+    // un-marking Bea in her panel is saved (it answered 422 before issue 33's fix)
+    await page.locator(`[data-person-id="${bea._id}"]`).first().click();
+    await page.getByRole("checkbox", { name: "Heir" }).uncheck();
+    await expect
+      .poll(
+        async () =>
+          (
+            (await (await request.get(`/api/trees/${tree._id}/heirs`, { headers })).json()) as {
+              heirs: string[];
+            }
+          ).heirs,
+      )
+      .toEqual([dev._id]);
+    await page.getByRole("button", { name: "Legacy", exact: true }).click();
+    await expect(page.locator("[data-shared-generation]")).toHaveCount(0);
+  });
+});
