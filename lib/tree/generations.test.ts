@@ -258,3 +258,20 @@ describe("the generation rule on random trees", () => {
     );
   });
 });
+
+describe("buildKinship's memo (issue 33: the editor counts from a picked founder twice a change)", () => {
+  it("answers the same count for the same structure and founder, and keeps the root's", () => {
+    const tree = node("f", [node("a", [node("c")]), node("b")]);
+    const root = buildKinship(tree);
+    const picked = buildKinship(tree, "a");
+    expect(buildKinship(tree, "a")).toBe(picked);
+    expect(picked).not.toBe(root);
+    expect(picked.generation.get("a")).toBe(1);
+    expect(buildKinship(tree)).toBe(root);
+    // another founder replaces the picked one, never the root's
+    const other = buildKinship(tree, "b");
+    expect(other.generation.get("b")).toBe(1);
+    expect(buildKinship(tree)).toBe(root);
+    expect(buildKinship(tree, "a")).not.toBe(picked);
+  });
+});

@@ -64,7 +64,8 @@ function place(kin: Kinship, personId: string, placement: Placement): void {
   else kin.placements.set(personId, [placement]);
 }
 
-const built = new WeakMap<TreeNode, Kinship>();
+/** Kinships built, per root: by founder ("" for the root's Sim), at most two founders a root. */
+const built = new WeakMap<TreeNode, Map<string, Kinship>>();
 
 /**
  * Reads the tree breadth first, without recursion. A node's `parents` are its Sim's biological
@@ -73,15 +74,15 @@ const built = new WeakMap<TreeNode, Kinship>();
  * and the GEDCOM export writes it. Generations are counted by lib/tree/generations.ts from
  * `founder` (default: the root's Sim).
  *
- * Built once per structure: a root read before is answered from a WeakMap (the editor's canvas,
- * Sim panel and Find a Sim share one count, and a rename does not count again). Trees are replaced,
- * never changed in place, once read here; the Kinship answered is shared and must not be changed.
+ * Built once per structure and founder: a root read before is answered from a WeakMap (the
+ * editor's canvas, Sim panel and Find a Sim share one count, and a rename does not count again);
+ * the root's count and one picked founder's are kept. Trees are replaced, never changed in place,
+ * once read here; the Kinship answered is shared and must not be changed.
  */
 export function buildKinship(root: TreeNode, founder?: string | null): Kinship {
-  if (founder == null) {
-    const known = built.get(root);
-    if (known) return known;
-  }
+  const founderKey = founder ?? "";
+  const known = built.get(root)?.get(founderKey);
+  if (known) return known;
   const kin: Kinship = {
     parents: new Map(),
     children: new Map(),
@@ -135,7 +136,11 @@ export function buildKinship(root: TreeNode, founder?: string | null): Kinship {
   const counted = computeGenerations(kin, founder);
   kin.generation = counted.generation;
   kin.generations = counted.count;
-  if (founder == null) built.set(root, kin);
+  let byFounder = built.get(root);
+  if (!byFounder) built.set(root, (byFounder = new Map<string, Kinship>()));
+  // the root's count and the latest picked founder's: a founder changed often keeps no others
+  if (founderKey !== "") for (const key of byFounder.keys()) if (key !== "") byFounder.delete(key);
+  byFounder.set(founderKey, kin);
   return kin;
 }
 
