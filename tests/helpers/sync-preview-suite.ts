@@ -206,6 +206,71 @@ export function describeSyncPreview(engine: string): void {
       expect(await etagOf(treeId)).toBe(etag);
     });
 
+    it("previews and syncs a tree of two households with both (?household=A&household=B)", async () => {
+      const MOVED = id(200);
+      // Cora moved out and founded her own household with Dex; the newer save has their baby, and
+      // a lodger in the founders' household
+      const twoHouseholds = (withBaby: boolean) =>
+        writeSave({
+          activeHouseholdId: HH,
+          households: [
+            { id: HH, name: "Preview" },
+            { id: MOVED, name: "Preview Junior" },
+          ],
+          sims: [
+            ada,
+            bram,
+            { ...child(3, "Cora", 16), householdId: MOVED, spouse: id(6) },
+            {
+              id: id(6),
+              householdId: MOVED,
+              firstName: "Dex",
+              lastName: "Junior",
+              age: 16,
+              spouse: id(3),
+            },
+            ...(withBaby
+              ? [
+                  // a lodger at home, kin to no one: only the founders' household brings him
+                  { id: id(8), householdId: HH, firstName: "Ezra", lastName: "Lodger", age: 32 },
+                  {
+                    id: id(7),
+                    householdId: MOVED,
+                    firstName: "Baby",
+                    lastName: "Junior",
+                    age: 1,
+                    relations: [
+                      [0, id(3)],
+                      [1, id(6)],
+                    ] as [number, bigint][],
+                  },
+                ]
+              : []),
+          ],
+        });
+      const both = `household=${HH}&household=${MOVED}`;
+      const treeId = await imported(twoHouseholds(false), `?${both}`);
+      expect(await namesOf(treeId)).toEqual(["Ada", "Bram", "Cora", "Dex"]);
+      const previewed = await post<PreviewAnswer>(
+        `/api/trees/${treeId}/import?preview=1&${both}`,
+        twoHouseholds(true),
+      );
+      expect(previewed.status, detailOf(previewed)).toBe(200);
+      expect(previewed.body.preview.added.map((p) => p.firstName).sort()).toEqual(["Baby", "Ezra"]);
+      expect(previewed.body.preview.unchanged).toBe(4);
+      expect(previewed.body.preview.missingCount).toBe(0);
+      const synced = await post<SyncAnswer>(
+        `/api/trees/${treeId}/import?${both}`,
+        twoHouseholds(true),
+        {
+          "if-match": previewed.headers.get("etag")!,
+        },
+      );
+      expect(synced.status, detailOf(synced)).toBe(200);
+      expect(synced.body.changes.added.map((p) => p.firstName).sort()).toEqual(["Baby", "Ezra"]);
+      expect(await namesOf(treeId)).toEqual(["Ada", "Baby", "Bram", "Cora", "Dex", "Ezra"]);
+    });
+
     it("refuses a preview with a stale If-Match, and bad flags, before reading the save", async () => {
       const treeId = await imported(household([ada, bram]));
       const stale = await post(`/api/trees/${treeId}/import?preview=1`, household([ada]), {

@@ -101,7 +101,7 @@ export async function syncHousehold(
   ownerId: string,
   treeId: string,
   source: ImportSource,
-  options: { household?: string; signal?: AbortSignal; force?: boolean },
+  options: { household?: string; households?: string[]; signal?: AbortSignal; force?: boolean },
   expectedVersion?: number,
 ): Promise<SyncResult> {
   if ("bytes" in source && source.bytes.length === 0) throw new ApiError(400, EMPTY_FILE);
@@ -109,7 +109,7 @@ export async function syncHousehold(
   // A stale If-Match is refused before the save is read: a burst of syncs sent with one version
   // must not each hold the worker for seconds to learn that only the first could go through.
   if (expectedVersion !== undefined) await refuseStale(ownerId, treeId, expectedVersion);
-  const file = await readSave(source, options.household);
+  const file = await readSave(source, options);
   // The structure is merged in the worker pool from a snapshot read outside the tree's lock (a
   // worker busy with an import must not hold the lock and a connection), then written under the
   // lock only if the tree and the Sims it was merged with are still as read; else read again.
@@ -150,10 +150,16 @@ export async function syncHousehold(
   }
 }
 
-/** The save's household (or the active one) as an imported tree, read in the worker pool. */
-async function readSave(source: ImportSource, household: string | undefined) {
+/**
+ * The save's household (or the households asked for, their families merged; or the active one) as
+ * an imported tree, read in the worker pool.
+ */
+async function readSave(
+  source: ImportSource,
+  { household, households }: { household?: string; households?: string[] },
+) {
   try {
-    return await runInWorker("sims4Read", { source, household });
+    return await runInWorker("sims4Read", { source, household, households });
   } catch (error) {
     if (error instanceof ImportError) throw new ApiError(400, error.message);
     throw error;
@@ -175,12 +181,12 @@ export async function previewSync(
   ownerId: string,
   treeId: string,
   source: ImportSource,
-  options: { household?: string },
+  options: { household?: string; households?: string[] },
   expectedVersion?: number,
 ): Promise<SyncPreview> {
   if ("bytes" in source && source.bytes.length === 0) throw new ApiError(400, EMPTY_FILE);
   if (expectedVersion !== undefined) await refuseStale(ownerId, treeId, expectedVersion);
-  const file = await readSave(source, options.household);
+  const file = await readSave(source, options);
   const tree = await db.tree.findFirst({
     where: { id: treeId, ownerId, deletedAt: null },
     select: { version: true, detailsVersion: true },

@@ -50,9 +50,15 @@ export const TASKS = {
   /** A Sims 4 save or tray item → its households with member and family counts. */
   sims4Households: (input: { source: ImportSource }) =>
     listSims4Households(saveBytes(input.source)),
-  /** A Sims 4 save or tray item → one household's family as an imported tree (sync-household.ts). */
-  sims4Read: (input: { source: ImportSource; household?: string }) =>
-    parseSims4(saveBytes(input.source), { household: input.household }),
+  /**
+   * A Sims 4 save or tray item → one household's family (or several households' families,
+   * merged: issue 34) as an imported tree (sync-household.ts).
+   */
+  sims4Read: (input: { source: ImportSource; household?: string; households?: string[] }) =>
+    parseSims4(saveBytes(input.source), {
+      household: input.household,
+      households: input.households,
+    }),
   /** A tree, its people and its images → the backup ZIP's bytes. */
   exportZip: (
     input: ExportInput & { images: Map<string, Uint8Array>; exportedAt: string },

@@ -1,5 +1,6 @@
-// POST /api/trees/[treeId]/import?household= - a newer Sims 4 save of the household the tree came
-// from: new Sims are added in place, known ones updated by game id; nothing is removed.
+// POST /api/trees/[treeId]/import?household= - a newer Sims 4 save of the household (or
+// households: ?household=A&household=B) the tree came from: new Sims are added in place, known ones
+// updated by game id; nothing is removed.
 // `preview=1` writes nothing and answers what the sync would do; a save that shares no Sim with
 // the tree is refused with 409 unless `force=1` (issue 34).
 import { z } from "zod";
@@ -29,6 +30,10 @@ const syncQuery = z.object({
 
 export const POST = withAuth<Params>(async ({ req, params, user }) => {
   const query = parseQuery(req, syncQuery);
+  // every ?household= of the query, in order (issue 34: a tree of several households is synced
+  // with all of them, their families merged as the import merged them)
+  const all = new URL(req.url).searchParams.getAll("household");
+  const households = all.length > 1 ? importQuery.shape.households.parse(all) : undefined;
   const expectedVersion = expectedVersionFrom(req.headers.get("if-match"));
   if (query.preview) {
     const result = await withImportUpload(
@@ -36,7 +41,13 @@ export const POST = withAuth<Params>(async ({ req, params, user }) => {
       user.id,
       () => enforceRateLimit(IMPORT_PER_USER, user.id),
       (input) =>
-        previewSync(user.id, params.treeId, input, { household: query.household }, expectedVersion),
+        previewSync(
+          user.id,
+          params.treeId,
+          input,
+          { household: query.household, households },
+          expectedVersion,
+        ),
     );
     return json({ tree: result.tree, preview: result.preview }, { headers: { ETag: result.etag } });
   }
@@ -49,7 +60,7 @@ export const POST = withAuth<Params>(async ({ req, params, user }) => {
         user.id,
         params.treeId,
         input,
-        { household: query.household, signal: req.signal, force: query.force },
+        { household: query.household, households, signal: req.signal, force: query.force },
         expectedVersion,
       ),
   );
