@@ -104,7 +104,7 @@ async function main() {
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/published/${treeId}`;
   const results: Record<
     string,
-    { ms: number; bytes: number; maxGapMs: number; p99GapMs: number }[]
+    { ms: number; bytes: number; maxGapMs: number; p99GapMs: number; peakHeapMb: number }[]
   > = { gzip: [], plain: [] };
   try {
     for (let i = 0; i < RUNS; i++) {
@@ -113,10 +113,12 @@ async function main() {
         await new Promise((resolve) => setTimeout(resolve, 1_200)); // past the front's CHECK_MS
         const gaps: number[] = [];
         let last = performance.now();
+        let peakHeap = 0;
         const timer = setInterval(() => {
           const now = performance.now();
           gaps.push(now - last);
           last = now;
+          peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
         }, 5);
         const started = performance.now();
         const curl = await run("curl", [
@@ -140,6 +142,8 @@ async function main() {
           p99GapMs:
             Math.round(gaps[Math.min(gaps.length - 1, Math.ceil(0.99 * gaps.length) - 1)]! * 10) /
             10,
+          /** The JavaScript heap's largest size the timer saw (the parts' text lives there). */
+          peakHeapMb: Math.round(peakHeap / 2 ** 20),
         };
         results[kind]!.push(row);
         console.log(engine, kind, `run ${i + 1}/${RUNS}`, JSON.stringify(row));
@@ -166,6 +170,7 @@ async function main() {
             ms: median(rows.map((r) => r.ms)),
             maxGapMs: median(rows.map((r) => r.maxGapMs)),
             p99GapMs: median(rows.map((r) => r.p99GapMs)),
+            peakHeapMb: median(rows.map((r) => r.peakHeapMb)),
             bytes: rows[0]?.bytes,
           },
         ]),
