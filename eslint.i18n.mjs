@@ -28,6 +28,10 @@ export const TRANSLATED_FILES = [
   "components/ui/form.tsx",
   "app/not-found.tsx",
   "app/(app)/not-found.tsx",
+  "components/find-sim/**/*.tsx",
+  "components/person-editor/**/*.tsx",
+  "app/(app)/trees/[[]treeId]/people/add/**/*.tsx",
+  "app/(app)/trees/[[]treeId]/people/[[]personId]/page.tsx",
 ];
 
 /** A letter anywhere: `alt=""` and punctuation-only values stay allowed. */

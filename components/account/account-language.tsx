@@ -90,7 +90,7 @@ export function AccountLanguage() {
       <p id={hintId} className="mt-1 text-sm text-neutral-600">
         {t("hint")}
       </p>
-      <p role="status" className="mt-2 min-h-5 text-sm font-medium text-plum-800">
+      <p aria-live="polite" className="mt-2 min-h-5 text-sm font-medium text-plum-800">
         {saved && !refreshing ? t("saved") : null}
       </p>
     </Panel>

@@ -1,4 +1,5 @@
 "use client";
+import { useTranslations } from "next-intl";
 import { useEffect, useId, useMemo, useState, type KeyboardEvent } from "react";
 import { simName } from "@/components/tree-canvas/labels";
 import { cx } from "@/components/ui/class-names";
@@ -32,6 +33,7 @@ const EDGE = 8;
  * case and accents; "/" focuses it. Enter or a click picks the active option.
  */
 export function FindSim({ people, controller, generationOf, className }: FindSimProps) {
+  const t = useTranslations("FindSim");
   const listId = useId();
   const [text, setText] = useState("");
   const [open, setOpen] = useState(false);
@@ -101,7 +103,7 @@ export function FindSim({ people, controller, generationOf, className }: FindSim
         ref={inputRef}
         type="search"
         role="combobox"
-        aria-label="Find a Sim"
+        aria-label={t("label")}
         aria-expanded={showList}
         aria-controls={listId}
         aria-autocomplete="list"
@@ -109,7 +111,9 @@ export function FindSim({ people, controller, generationOf, className }: FindSim
         aria-keyshortcuts="/"
         autoComplete="off"
         spellCheck={false}
-        placeholder={relating ? `Related to ${simName(relating)}?` : "Find a Sim  /"}
+        placeholder={
+          relating ? t("relatedTo", { name: simName(relating) }) : t("placeholder", { key: "/" })
+        }
         value={text}
         onChange={(event) => {
           setText(event.target.value);
@@ -128,7 +132,14 @@ export function FindSim({ people, controller, generationOf, className }: FindSim
         data-widened={wide ? "" : undefined}
         style={
           wide
-            ? { position: "fixed", top: wide.top, left: EDGE, right: EDGE, width: "auto", zIndex: 50 }
+            ? {
+                position: "fixed",
+                top: wide.top,
+                left: EDGE,
+                right: EDGE,
+                width: "auto",
+                zIndex: 50,
+              }
             : undefined
         }
         onKeyDown={onKeyDown}
@@ -140,7 +151,7 @@ export function FindSim({ people, controller, generationOf, className }: FindSim
       <ul
         id={listId}
         role="listbox"
-        aria-label="Sims found"
+        aria-label={t("found")}
         hidden={!showList}
         style={
           wide
@@ -168,14 +179,16 @@ export function FindSim({ people, controller, generationOf, className }: FindSim
             >
               <span className="truncate">{simName(option.person)}</span>
               {generation !== undefined && (
-                <span className="shrink-0 text-xs text-neutral-500">Gen {generation}</span>
+                <span className="shrink-0 text-xs text-neutral-500">
+                  {t("generation", { generation })}
+                </span>
               )}
             </li>
           );
         })}
         {options.length === 0 && (
           <li role="presentation" className="px-3 py-1.5 text-sm text-neutral-600">
-            No Sim with that name
+            {t("none")}
           </li>
         )}
       </ul>

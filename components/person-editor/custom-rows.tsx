@@ -1,4 +1,5 @@
 "use client";
+import { useTranslations } from "next-intl";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/text-field";
 import { PERSON_LIMITS } from "@/lib/schemas/person";
@@ -27,43 +28,42 @@ interface CustomRowsProps {
 
 /** The "More (Custom)" section: free Title/Value rows, each with its own remove button. */
 export function CustomRows({ rows, onChange, focusKey, onAdd }: CustomRowsProps) {
+  const t = useTranslations("CustomRows");
   const update = (key: string, change: Partial<CustomRow>) =>
     onChange(rows.map((row) => (row.key === key ? { ...row, ...change } : row)));
 
   return (
     <fieldset className="space-y-3 rounded-md border border-plum-100 p-4">
-      <legend className="px-1 text-sm font-medium text-neutral-800">More (Custom)</legend>
-      <p className="text-sm text-neutral-600">
-        Anything else worth keeping: a favourite food, a career, a cause of death.
-      </p>
+      <legend className="px-1 text-sm font-medium text-neutral-800">{t("legend")}</legend>
+      <p className="text-sm text-neutral-600">{t("hint")}</p>
       {rows.length > 0 ? (
-        <ol className="space-y-3" aria-label="Custom info">
+        <ol className="space-y-3" aria-label={t("listLabel")}>
           {rows.map((row, index) => (
             <li key={row.key} className="flex flex-wrap items-end gap-3">
               <TextField
-                label="Title"
+                label={t("title")}
                 className="min-w-40 flex-1"
                 value={row.title}
                 maxLength={PERSON_LIMITS.customTitle}
                 autoFocus={row.key === focusKey}
-                aria-label={`Title of custom info ${index + 1}`}
+                aria-label={t("titleOf", { number: index + 1 })}
                 onChange={(event) => update(row.key, { title: event.target.value })}
               />
               <TextField
-                label="Value"
+                label={t("value")}
                 className="min-w-40 flex-[2]"
                 value={row.value}
                 maxLength={PERSON_LIMITS.customValue}
-                aria-label={`Value of custom info ${index + 1}`}
+                aria-label={t("valueOf", { number: index + 1 })}
                 onChange={(event) => update(row.key, { value: event.target.value })}
               />
               <Button
                 variant="ghost"
                 size="sm"
-                aria-label={`Remove custom info ${index + 1}`}
+                aria-label={t("removeOf", { number: index + 1 })}
                 onClick={() => onChange(rows.filter((r) => r.key !== row.key))}
               >
-                Remove
+                {t("remove")}
               </Button>
             </li>
           ))}
@@ -75,7 +75,7 @@ export function CustomRows({ rows, onChange, focusKey, onAdd }: CustomRowsProps)
         onClick={onAdd}
         disabled={rows.length >= PERSON_LIMITS.customRows}
       >
-        Add More Custom Info
+        {t("add")}
       </Button>
     </fieldset>
   );

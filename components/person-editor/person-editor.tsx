@@ -1,4 +1,5 @@
 "use client";
+import { useTranslations } from "next-intl";
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 import { ImageManager } from "@/components/image-manager/image-manager";
@@ -57,6 +58,7 @@ const needsLogin = (error: unknown) => error instanceof ApiRequestError && error
 export function PersonEditor({ treeId, personId }: { treeId: string; personId?: string }) {
   const router = useRouter();
   const { ready } = useSession();
+  const t = useTranslations("PersonEditor");
   const [load, setLoad] = useState<Load>(
     personId ? { status: "loading" } : { status: "ready", person: EMPTY, etag: null },
   );
@@ -66,7 +68,7 @@ export function PersonEditor({ treeId, personId }: { treeId: string; personId?: 
     let current = true;
     let etag: string | null = null;
     api<Person>(`/api/people/${encodeURIComponent(personId)}`, {
-      fallback: "Failed to get person info",
+      fallback: t("loadFailedToast"),
       expect: [401],
       onHeaders: (headers) => (etag = headers.get("etag")),
     }).then(
@@ -80,14 +82,14 @@ export function PersonEditor({ treeId, personId }: { treeId: string; personId?: 
     return () => {
       current = false;
     };
-  }, [ready, personId, router]);
+  }, [ready, personId, router, t]);
 
-  const heading = personId ? "Edit Person" : "Create Person";
+  const heading = personId ? t("editTitle") : t("createTitle");
   if (!ready || load.status === "loading") {
     return (
       <>
         <PageHeader title={heading} />
-        <Loading label="Loading person editor" />
+        <Loading label={t("loading")} />
       </>
     );
   }
@@ -96,8 +98,8 @@ export function PersonEditor({ treeId, personId }: { treeId: string; personId?: 
       <>
         <PageHeader title={heading} />
         <p className="text-neutral-700">
-          This person could not be loaded.{" "}
-          <TextLink href={`/trees/${treeId}/people`}>Back to the people in your tree</TextLink>
+          {t("loadFailed")}{" "}
+          <TextLink href={`/trees/${treeId}/people`}>{t("backToPeople")}</TextLink>
         </p>
       </>
     );
@@ -142,6 +144,7 @@ function PersonForm({
   const [errors, setErrors] = useState<Partial<Record<string, string>>>({});
   const [etag, setEtag] = useState(initialEtag);
   const [conflict, setConflict] = useState<WriteConflict | null>(null);
+  const t = useTranslations("PersonEditor");
 
   /** Saves the form; `ifMatch` is the version it overwrites (the loaded one, or a 409's). */
   async function onSubmit(ifMatch = etag) {
@@ -174,7 +177,7 @@ function PersonForm({
             method: "PUT",
             body: checked.data,
             headers: ifMatch ? { "If-Match": ifMatch } : undefined,
-            fallback: "Unknown error occurred updating person",
+            fallback: t("updateFailed"),
             expect: [401, 409],
             onHeaders: (headers) => (answered = headers.get("etag")),
           });
@@ -182,23 +185,23 @@ function PersonForm({
           // Someone else saved first: keep everything typed here, and say so beside the form.
           if (!isConflict(error)) throw error;
           setConflict({
-            detail: error.detail ?? "This Sim was changed elsewhere.",
+            detail: error.detail ?? t("changedElsewhere"),
             etag: answered,
           });
           return;
         }
         setConflict(null);
         setEtag(answered);
-        notify.success("Person updated");
+        notify.success(t("updated"));
         router.back();
       } else {
         await api("/api/people", {
           method: "POST",
           body: checked.data,
-          fallback: "Unknown error occurred creating person",
+          fallback: t("createFailed"),
           expect: [401],
         });
-        notify.success("Person created");
+        notify.success(t("created"));
         router.push(`/trees/${treeId}/people`);
       }
     } catch (error) {
@@ -211,12 +214,12 @@ function PersonForm({
     <>
       <PageHeader
         title={heading}
-        description="Everything here is optional. Changes show everywhere this Sim is placed in your tree."
+        description={t("intro")}
       />
       <Card className="max-w-3xl">
         <Form onSubmit={() => onSubmit()} aria-label={heading}>
           <ImageManager
-            label="Avatar"
+            label={t("avatar")}
             dir="avatar"
             value={avatar}
             onChange={setAvatar}
@@ -225,7 +228,7 @@ function PersonForm({
           />
           <div className="grid gap-4 sm:grid-cols-2">
             <TextField
-              label="First Name"
+              label={t("firstName")}
               name="firstName"
               value={firstName}
               maxLength={PERSON_LIMITS.name}
@@ -234,7 +237,7 @@ function PersonForm({
               onChange={(event) => setFirstName(event.target.value)}
             />
             <TextField
-              label="Last Name"
+              label={t("lastName")}
               name="lastName"
               value={lastName}
               maxLength={PERSON_LIMITS.name}
@@ -243,23 +246,23 @@ function PersonForm({
               onChange={(event) => setLastName(event.target.value)}
             />
           </div>
-          <RichTextEditor label="Bio" initialValue={initial.bio} onChange={setBio} />
+          <RichTextEditor label={t("bio")} initialValue={initial.bio} onChange={setBio} />
           <SuggestionSelect
-            label="Traits"
+            label={t("traits")}
             suggestions={SUGGESTIONS.traits}
             value={traits}
             onChange={setTraits}
             maxLength={PERSON_LIMITS.listItem}
           />
           <SuggestionSelect
-            label="Aspirations"
+            label={t("aspirations")}
             suggestions={SUGGESTIONS.aspirations}
             value={aspirations}
             onChange={setAspirations}
             maxLength={PERSON_LIMITS.listItem}
           />
           <SuggestionSelect
-            label="Life States"
+            label={t("lifeStates")}
             suggestions={SUGGESTIONS.lifeStates}
             value={lifeStates}
             onChange={setLifeStates}
@@ -279,9 +282,9 @@ function PersonForm({
             <WriteConflictNotice conflict={conflict} onSaveOver={(current) => onSubmit(current)} />
           )}
           <FormActions>
-            <SubmitButton>{personId ? "Update Person" : "Create Person"}</SubmitButton>
+            <SubmitButton>{personId ? t("update") : t("create")}</SubmitButton>
             <LinkButton variant="secondary" href={`/trees/${treeId}/people`}>
-              Cancel
+              {t("cancel")}
             </LinkButton>
           </FormActions>
         </Form>

@@ -1,4 +1,5 @@
 "use client";
+import { useTranslations } from "next-intl";
 import { useId, useMemo, useState } from "react";
 import type { GroupBase, OptionsOrGroups } from "react-select";
 import CreatableSelect from "react-select/creatable";
@@ -36,6 +37,7 @@ export function SuggestionSelect({
   maxLength,
 }: SuggestionSelectProps) {
   const id = useId();
+  const t = useTranslations("SuggestionSelect");
   const all = useMemo(() => suggestions.map(toOption), [suggestions]);
   const [input, setInput] = useState("");
   // Ranked here rather than filtered by react-select, which keeps the list's alphabetical order:
@@ -74,9 +76,9 @@ export function SuggestionSelect({
         value={value.map(toOption)}
         onChange={(selected) => onChange(selected.map((option) => option.value.trim()))}
         isValidNewOption={isValidNewOption}
-        formatCreateLabel={(input) => `Add "${input.trim()}"`}
-        placeholder="Search or type your own…"
-        noOptionsMessage={() => `Type to add a ${label.toLowerCase()} value`}
+        formatCreateLabel={(input) => t("add", { value: input.trim() })}
+        placeholder={t("placeholder")}
+        noOptionsMessage={() => t("none")}
         theme={(theme) => ({
           ...theme,
           colors: {

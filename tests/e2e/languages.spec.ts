@@ -192,7 +192,7 @@ test.describe("the account's language", () => {
     await expect(page.locator("html")).toHaveAttribute("lang", "ja");
     await expect(page.getByRole("heading", { level: 2, name: "パスワードを変更" })).toBeVisible();
     // said in the language just chosen
-    await expect(page.getByRole("status").filter({ hasText: "言語を保存しました" })).toBeVisible();
+    await expect(page.getByText("言語を保存しました")).toBeVisible();
     await docScreenshot(page, "account-ja-1440.png", { fullPage: true });
     const cookie = (await page.context().cookies()).find((c) => c.name === "NEXT_LOCALE");
     expect(cookie?.value).toBe("ja");

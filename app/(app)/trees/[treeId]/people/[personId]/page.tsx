@@ -1,8 +1,12 @@
 import type { Metadata } from "next";
+import { getTranslations } from "next-intl/server";
 import { RequireLogin } from "@/components/shell/session-guards";
 import { PersonEditor } from "@/components/person-editor/person-editor";
 
-export const metadata: Metadata = { title: "Edit Person" };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("PersonEditor");
+  return { title: t("editTitle") };
+}
 
 export default async function EditPersonPage({
   params,
