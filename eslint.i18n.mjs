@@ -32,6 +32,8 @@ export const TRANSLATED_FILES = [
   "components/person-editor/**/*.tsx",
   "app/(app)/trees/[[]treeId]/people/add/**/*.tsx",
   "app/(app)/trees/[[]treeId]/people/[[]personId]/page.tsx",
+  "components/person-linker/**/*.tsx",
+  "app/(app)/trees/[[]treeId]/people/[[]personId]/link/**/*.tsx",
 ];
 
 /** A letter anywhere: `alt=""` and punctuation-only values stay allowed. */

@@ -1,4 +1,5 @@
 "use client";
+import { useTranslations } from "next-intl";
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 import { fullName } from "@/components/people/person-name";
@@ -30,12 +31,13 @@ export function PersonLinker({ treeId, personId }: { treeId: string; personId: s
   const [draft, setDraft] = useState({ title: "", treeId: "", personId: "" });
   const [errors, setErrors] = useState<Partial<Record<string, string>>>({});
   const [removing, setRemoving] = useState<number | null>(null);
+  const t = useTranslations("PersonLinker");
   const personPath = `/api/people/${encodeURIComponent(personId)}`;
 
   useEffect(() => {
     if (!ready) return;
     let current = true;
-    api<Person>(personPath, { fallback: "Unknown error occurred", expect: [401] }).then(
+    api<Person>(personPath, { fallback: t("loadFailedToast"), expect: [401] }).then(
       (person) =>
         current && setLoad({ status: "ready", name: fullName(person), links: person.links }),
       (error: unknown) => {
@@ -47,7 +49,7 @@ export function PersonLinker({ treeId, personId }: { treeId: string; personId: s
     return () => {
       current = false;
     };
-  }, [ready, personPath, router]);
+  }, [ready, personPath, router, t]);
 
   /** Saves the whole list; resolves with whether it was saved. */
   async function saveLinks(links: PersonLink[]): Promise<boolean> {
@@ -55,11 +57,11 @@ export function PersonLinker({ treeId, personId }: { treeId: string; personId: s
       const saved = await api<{ links: PersonLink[] }>(personPath, {
         method: "PUT",
         body: { links },
-        fallback: "Unknown error occurred updating persons links",
+        fallback: t("updateFailed"),
         expect: [401],
       });
       setLoad((state) => (state.status === "ready" ? { ...state, links: saved.links } : state));
-      notify.success("Person links updated");
+      notify.success(t("updated"));
       return true;
     } catch (error) {
       if (needsLogin(error)) router.push("/login");
@@ -70,8 +72,8 @@ export function PersonLinker({ treeId, personId }: { treeId: string; personId: s
   async function onAdd() {
     if (load.status !== "ready") return;
     const missing = {
-      treeId: draft.treeId ? undefined : "The other tree's ID is required",
-      personId: draft.personId ? undefined : "The Sim's person ID in the other tree is required",
+      treeId: draft.treeId ? undefined : t("treeIdRequired"),
+      personId: draft.personId ? undefined : t("personIdRequired"),
     };
     const checked = checkForm(personLink, draft);
     if (missing.treeId || missing.personId || !checked.ok) {
@@ -97,12 +99,9 @@ export function PersonLinker({ treeId, personId }: { treeId: string; personId: s
   }
 
   const header = (
-    <PageHeader
-      title="Link Person"
-      description="When a Sim of this tree is also in another of your (or someone else's) trees, link the two: visitors of your public tree can then follow the link to the same Sim in the other tree. Links may only point to public trees."
-    >
+    <PageHeader title={t("title")} description={t("intro")}>
       <LinkButton variant="secondary" href={`/trees/${treeId}/people`}>
-        Back to Tree People
+        {t("backToPeople")}
       </LinkButton>
     </PageHeader>
   );
@@ -111,7 +110,7 @@ export function PersonLinker({ treeId, personId }: { treeId: string; personId: s
     return (
       <>
         {header}
-        <Loading label="Loading links" />
+        <Loading label={t("loading")} />
       </>
     );
   }
@@ -120,8 +119,8 @@ export function PersonLinker({ treeId, personId }: { treeId: string; personId: s
       <>
         {header}
         <p className="text-neutral-700">
-          This person could not be loaded.{" "}
-          <TextLink href={`/trees/${treeId}/people`}>Back to the people in your tree</TextLink>
+          {t("loadFailed")}{" "}
+          <TextLink href={`/trees/${treeId}/people`}>{t("backToPeopleLong")}</TextLink>
         </p>
       </>
     );
@@ -132,15 +131,14 @@ export function PersonLinker({ treeId, personId }: { treeId: string; personId: s
       {header}
       <div className="grid max-w-5xl gap-6 lg:grid-cols-2">
         <Card>
-          <h2 className="mb-1 text-lg font-semibold text-plum-900">Link {load.name}</h2>
-          <p className="mb-4 text-sm text-neutral-700">
-            Open the other tree&apos;s public page, choose the Sim there and copy the tree ID and
-            person ID from its &ldquo;Show Link Details&rdquo;.
-          </p>
-          <Form onSubmit={onAdd} aria-label="Add a link">
+          <h2 className="mb-1 text-lg font-semibold text-plum-900">
+            {t("linkName", { name: load.name })}
+          </h2>
+          <p className="mb-4 text-sm text-neutral-700">{t("howTo")}</p>
+          <Form onSubmit={onAdd} aria-label={t("formLabel")}>
             <TextField
-              label="Title"
-              placeholder="My Other Tree"
+              label={t("linkTitle")}
+              placeholder={t("linkTitlePlaceholder")}
               value={draft.title}
               maxLength={PERSON_LIMITS.linkTitle}
               autoComplete="off"
@@ -148,7 +146,7 @@ export function PersonLinker({ treeId, personId }: { treeId: string; personId: s
               onChange={(event) => setDraft({ ...draft, title: event.target.value })}
             />
             <TextField
-              label="Tree ID"
+              label={t("treeId")}
               value={draft.treeId}
               autoComplete="off"
               spellCheck={false}
@@ -157,7 +155,7 @@ export function PersonLinker({ treeId, personId }: { treeId: string; personId: s
               onChange={(event) => setDraft({ ...draft, treeId: event.target.value.trim() })}
             />
             <TextField
-              label="Person ID"
+              label={t("personId")}
               value={draft.personId}
               autoComplete="off"
               spellCheck={false}
@@ -166,18 +164,15 @@ export function PersonLinker({ treeId, personId }: { treeId: string; personId: s
               onChange={(event) => setDraft({ ...draft, personId: event.target.value.trim() })}
             />
             <FormActions>
-              <SubmitButton>Link Person</SubmitButton>
+              <SubmitButton>{t("submit")}</SubmitButton>
             </FormActions>
           </Form>
         </Card>
-        <Panel
-          title="Existing Links"
-          description="A Sim can be linked to multiple trees, for example every legacy they married into."
-        >
+        <Panel title={t("existing")} description={t("existingIntro")}>
           {load.links.length === 0 ? (
-            <p className="text-neutral-700">Links you add/create will appear here.</p>
+            <p className="text-neutral-700">{t("none")}</p>
           ) : (
-            <ul className="divide-y divide-plum-100" aria-label="Existing links">
+            <ul className="divide-y divide-plum-100" aria-label={t("listLabel")}>
               {load.links.map((link, index) => (
                 <li
                   key={`${link.treeId}/${link.personId}/${index}`}
@@ -185,20 +180,24 @@ export function PersonLinker({ treeId, personId }: { treeId: string; personId: s
                 >
                   <div className="min-w-0 text-sm">
                     <p className="font-semibold break-words text-plum-900">
-                      {link.title || "Untitled link"}
+                      {link.title || t("untitled")}
                     </p>
-                    <p className="break-all text-neutral-700">Tree Id: {link.treeId}</p>
-                    <p className="break-all text-neutral-700">Person Id: {link.personId}</p>
+                    <p className="break-all text-neutral-700">
+                      {t("treeIdValue", { id: link.treeId })}
+                    </p>
+                    <p className="break-all text-neutral-700">
+                      {t("personIdValue", { id: link.personId })}
+                    </p>
                   </div>
                   <Button
                     size="sm"
                     variant="danger"
                     busy={removing === index}
                     disabled={removing !== null}
-                    aria-label={`Delete link ${link.title || index + 1}`}
+                    aria-label={t("deleteName", { name: link.title || index + 1 })}
                     onClick={() => void onRemove(index)}
                   >
-                    Delete
+                    {t("delete")}
                   </Button>
                 </li>
               ))}

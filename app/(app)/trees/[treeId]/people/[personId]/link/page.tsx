@@ -1,8 +1,12 @@
 import type { Metadata } from "next";
+import { getTranslations } from "next-intl/server";
 import { RequireLogin } from "@/components/shell/session-guards";
 import { PersonLinker } from "@/components/person-linker/person-linker";
 
-export const metadata: Metadata = { title: "Link Person" };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("PersonLinker");
+  return { title: t("title") };
+}
 
 export default async function LinkPersonPage({
   params,
