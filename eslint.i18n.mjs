@@ -34,6 +34,7 @@ export const TRANSLATED_FILES = [
   "app/(app)/trees/[[]treeId]/people/[[]personId]/page.tsx",
   "components/person-linker/**/*.tsx",
   "app/(app)/trees/[[]treeId]/people/[[]personId]/link/**/*.tsx",
+  "components/tree-export/**/*.tsx",
 ];
 
 /** A letter anywhere: `alt=""` and punctuation-only values stay allowed. */

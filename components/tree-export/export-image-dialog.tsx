@@ -1,4 +1,5 @@
 "use client";
+import { useTranslations } from "next-intl";
 import { useEffect, useId, useMemo, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { inputClasses } from "@/components/ui/text-field";
@@ -17,8 +18,6 @@ export const IMAGE_EXPORT_ERROR = "The image could not be made";
 
 const SCALES: number[] = [];
 for (let s = EXPORT_SCALE.min; s <= EXPORT_SCALE.max; s += EXPORT_SCALE.step) SCALES.push(s);
-
-const formatNumber = (value: number) => value.toLocaleString("en-US");
 
 export interface ExportImageDialogProps {
   open: boolean;
@@ -49,6 +48,7 @@ export function ExportImageDialog({
   const [scale, setScale] = useState<number>(EXPORT_SCALE.initial);
   const [viewport, setViewport] = useState<Bounds | null>(null);
   const [busy, setBusy] = useState(false);
+  const t = useTranslations("ExportImage");
 
   useEffect(() => {
     const dialog = dialogRef.current;
@@ -74,7 +74,7 @@ export function ExportImageDialog({
       saveBlob(made.blob, made.filename);
       onClose();
     } catch {
-      notify.error(IMAGE_EXPORT_ERROR);
+      notify.error(t("error"));
     } finally {
       setBusy(false);
     }
@@ -92,7 +92,7 @@ export function ExportImageDialog({
       className="m-auto w-[min(30rem,calc(100vw-2rem))] rounded-lg bg-white p-6 text-neutral-900 shadow-xl backdrop:bg-black/50"
     >
       <h2 id={titleId} className="text-lg font-semibold text-plum-900">
-        Export image
+        {t("title")}
       </h2>
       <form
         className="mt-4 space-y-5"
@@ -102,7 +102,7 @@ export function ExportImageDialog({
         }}
       >
         <fieldset className="space-y-2">
-          <legend className="text-sm font-medium">Format</legend>
+          <legend className="text-sm font-medium">{t("format")}</legend>
           <div className="flex gap-6">
             {(["png", "svg"] as const).map((value) => (
               <label key={value} className="flex items-center gap-2 text-sm">
@@ -120,7 +120,7 @@ export function ExportImageDialog({
           </div>
         </fieldset>
         <fieldset className="space-y-2">
-          <legend className="text-sm font-medium">Part of the tree</legend>
+          <legend className="text-sm font-medium">{t("part")}</legend>
           <div className="flex flex-wrap gap-6">
             <label className="flex items-center gap-2 text-sm">
               <input
@@ -130,7 +130,7 @@ export function ExportImageDialog({
                 onChange={() => setPart("whole")}
                 className={radio}
               />
-              Whole tree
+              {t("whole")}
             </label>
             <label className="flex items-center gap-2 text-sm">
               <input
@@ -141,12 +141,12 @@ export function ExportImageDialog({
                 onChange={() => setPart("visible")}
                 className={radio}
               />
-              Visible part
+              {t("visible")}
             </label>
           </div>
         </fieldset>
         <label className="block space-y-1 text-sm font-medium">
-          <span>Scale</span>
+          <span>{t("scale")}</span>
           <select
             value={scale}
             onChange={(event) => setScale(Number(event.target.value))}
@@ -154,29 +154,32 @@ export function ExportImageDialog({
           >
             {SCALES.map((value) => (
               <option key={value} value={value}>
-                {value}×
+                {t("scaleOption", { scale: value })}
               </option>
             ))}
           </select>
         </label>
         <div role="status" className="space-y-1 rounded-md bg-plum-50 p-3 text-sm">
           <p data-export-size={`${plan.width}x${plan.height}`}>
-            {formatNumber(plan.width)} × {formatNumber(plan.height)} pixels
+            {t("size", { width: plan.width, height: plan.height })}
           </p>
           {plan.clamped && (
             <p className="text-neutral-700">
-              Made at {Math.round(plan.scale * 1000) / 1000}× instead of {scale}×: a PNG can be at
-              most {formatNumber(CANVAS_LIMITS.maxSide)} pixels wide or high, and{" "}
-              {formatNumber(CANVAS_LIMITS.maxArea)} pixels in all. An SVG has no such limit.
+              {t("clamped", {
+                made: Math.round(plan.scale * 1000) / 1000,
+                scale,
+                maxSide: CANVAS_LIMITS.maxSide,
+                maxArea: CANVAS_LIMITS.maxArea,
+              })}
             </p>
           )}
         </div>
         <div className="flex justify-end gap-3">
           <Button type="button" variant="secondary" onClick={onClose} disabled={busy}>
-            Cancel
+            {t("cancel")}
           </Button>
           <Button type="submit" busy={busy}>
-            Export {format.toUpperCase()}
+            {t("export", { format: format.toUpperCase() })}
           </Button>
         </div>
       </form>
