@@ -564,6 +564,10 @@ export function paramArb(
       return one([f.treeId, f.otherTreeId]);
     case "personId":
       return one([...f.personIds, f.otherPersonId, f.treeId]);
+    case "versionId":
+      // A kept version of a tree (issue 34): the fixture's trees keep none, so each is some
+      // other id; a restore of one is a 404, and never a 500.
+      return one([f.treeId, f.otherTreeId, "00000000-0000-4000-8000-000000000000"]);
     case "version":
       // A publication's version is its publish time in milliseconds (lib/server/published).
       return one(["0", "1", String(Date.now()), "99999999999999999999", "-1", "1e3"]);
