@@ -91,14 +91,13 @@ for (const viewport of VIEWPORTS) {
       await expect(page.locator("[data-crown]")).toHaveCount(1);
       await expect.poll(heirsNow).toEqual([dev._id]);
 
-      // another child made heir: the editor says whose mark moved, and Undo puts it back
-      await panel
-        .getByRole("listitem")
-        .filter({ hasText: "Cora Pleasant" })
-        .getByRole("button", {
-          name: "Make heir",
-        })
-        .click();
+      // Once Dev is confirmed the Legacy panel moves on to generation 3 (his children), so his
+      // sister is made heir from her own panel: the editor says whose mark moved, and Undo puts
+      // it back
+      await panel.getByRole("button", { name: "Close" }).click();
+      await page.getByRole("button", { name: "Cora Pleasant", exact: true }).click();
+      const coraPanel = page.getByRole("complementary", { name: "Cora Pleasant", exact: true });
+      await coraPanel.getByRole("checkbox", { name: "Heir" }).check();
       const toast = page.getByText(
         "Cora Pleasant is now the heir of generation 2; Dev Pleasant is no longer heir.",
       );
@@ -107,7 +106,7 @@ for (const viewport of VIEWPORTS) {
       // the toast's Undo, not the editor's own (the structure's undo)
       await page.locator("[data-sonner-toast]").getByRole("button", { name: "Undo" }).click();
       await expect.poll(heirsNow).toEqual([dev._id]);
-      await panel.getByRole("button", { name: "Close" }).click();
+      await coraPanel.getByRole("button", { name: "Close", exact: true }).click();
 
       // the heir line is drawn from the founder to the heir
       await page.getByRole("button", { name: "Show heir line" }).click();
