@@ -5,7 +5,6 @@
 // are rate-limited per account.
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { type Tree, type TreeNode, treeData } from "@/lib/schemas/tree";
-import { writeSave, type FixtureSave } from "@/lib/sims4/testing";
 import { db } from "@/lib/server/db";
 import { HEIRS_PER_ACCOUNT } from "@/lib/server/trees/set-tree-heirs";
 import { chunkedWrite } from "@/lib/server/trees/structure-json";
@@ -16,6 +15,7 @@ import { workerPool } from "@/lib/server/workers/pool";
 import type { TaskName } from "@/lib/server/workers/tasks";
 import { api, call } from "./api";
 import { type TestUser, buildLegacy, createTree, createUser, insertPeople } from "./factories";
+import { FAMILY_HOUSEHOLD, familySave } from "./sims4-family";
 import { structureSaves, treePath } from "./tree-saves";
 
 const heirsPath = (treeId: string) => `/api/trees/${treeId}/heirs`;
@@ -214,54 +214,8 @@ export function describeLargeWrites(engine: string): void {
       });
 
       describe("a household sync", () => {
-        const BIG = 2n ** 60n;
-        const id = (n: number) => BIG + BigInt(n);
-        const HH = id(100);
-        const save = (withBaby: boolean): Uint8Array => {
-          const sims: FixtureSave["sims"] = [
-            {
-              id: id(1),
-              householdId: HH,
-              firstName: "Ada",
-              lastName: "Sync",
-              spouse: id(2),
-              age: 32,
-            },
-            {
-              id: id(2),
-              householdId: HH,
-              firstName: "Bram",
-              lastName: "Sync",
-              spouse: id(1),
-              age: 32,
-            },
-            {
-              id: id(3),
-              householdId: HH,
-              firstName: "Cora",
-              lastName: "Sync",
-              age: 16,
-              relations: [
-                [0, id(1)],
-                [1, id(2)],
-              ],
-            },
-          ];
-          if (withBaby) {
-            sims.push({
-              id: id(4),
-              householdId: HH,
-              firstName: "Baby",
-              lastName: "Sync",
-              age: 1,
-              relations: [
-                [0, id(1)],
-                [1, id(2)],
-              ],
-            });
-          }
-          return writeSave({ activeHouseholdId: HH, households: [{ id: HH, name: "Sync" }], sims });
-        };
+        const HH = FAMILY_HOUSEHOLD;
+        const save = (withBaby: boolean) => familySave(withBaby, { name: "Sync" });
         const post = (url: string, bytes: Uint8Array, headers: Record<string, string> = {}) =>
           call<{ tree: { _id: string }; changes: { added: { _id: string; firstName: string }[] } }>(
             "POST",

@@ -6,49 +6,17 @@
 // was stale again by the time their own sync reached the lock.
 import { NextRequest } from "next/server";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { writeSave, type FixtureSave } from "@/lib/sims4/testing";
 import { db } from "@/lib/server/db";
 import { workerPool } from "@/lib/server/workers/pool";
 import type { TaskName } from "@/lib/server/workers/tasks";
 import { api, call, detailOf, uniqueIp } from "./api";
 import { type TestUser, createUser } from "./factories";
+import { FAMILY_HOUSEHOLD, familySave } from "./sims4-family";
 
-const BIG = 2n ** 60n;
-const id = (n: number) => BIG + BigInt(n);
-const HH = id(100);
+const HH = FAMILY_HOUSEHOLD;
 
 /** The Burst household: a couple and their daughter, and a baby in the newer save. */
-function save(withBaby: boolean): Uint8Array {
-  const sims: FixtureSave["sims"] = [
-    { id: id(1), householdId: HH, firstName: "Ada", lastName: "Burst", spouse: id(2), age: 32 },
-    { id: id(2), householdId: HH, firstName: "Bram", lastName: "Burst", spouse: id(1), age: 32 },
-    {
-      id: id(3),
-      householdId: HH,
-      firstName: "Cora",
-      lastName: "Burst",
-      age: 16,
-      relations: [
-        [0, id(1)],
-        [1, id(2)],
-      ],
-    },
-  ];
-  if (withBaby) {
-    sims.push({
-      id: id(4),
-      householdId: HH,
-      firstName: "Baby",
-      lastName: "Burst",
-      age: 1,
-      relations: [
-        [0, id(1)],
-        [1, id(2)],
-      ],
-    });
-  }
-  return writeSave({ activeHouseholdId: HH, households: [{ id: HH, name: "Burst" }], sims });
-}
+const save = (withBaby: boolean) => familySave(withBaby, { name: "Burst" });
 
 interface SyncAnswer {
   tree: { _id: string; version: number };

@@ -6,7 +6,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Person } from "@/lib/schemas/person";
 import type { Tree } from "@/lib/schemas/tree";
-import { writeSave, type FixtureSave } from "@/lib/sims4/testing";
 import { type Session, tableRows, tablesInLoadOrder } from "@/lib/server/backup/database";
 import { db } from "@/lib/server/db";
 import {
@@ -17,43 +16,13 @@ import {
 } from "@/lib/server/trees/versions";
 import { api, call, detailOf } from "./api";
 import { type TestUser, createUser } from "./factories";
+import { FAMILY_HOUSEHOLD, familySave } from "./sims4-family";
 
-const BIG = 2n ** 60n;
-const id = (n: number) => BIG + BigInt(n);
-const HH = id(100);
+const HH = FAMILY_HOUSEHOLD;
 
 /** The Undo household; the newer save renames Cora and adds a baby. */
-function save(newer: boolean): Uint8Array {
-  const sims: FixtureSave["sims"] = [
-    { id: id(1), householdId: HH, firstName: "Ada", lastName: "Undo", spouse: id(2), age: 32 },
-    { id: id(2), householdId: HH, firstName: "Bram", lastName: "Undo", spouse: id(1), age: 32 },
-    {
-      id: id(3),
-      householdId: HH,
-      firstName: newer ? "Corinna" : "Cora",
-      lastName: "Undo",
-      age: 8,
-      relations: [
-        [0, id(1)],
-        [1, id(2)],
-      ],
-    },
-  ];
-  if (newer) {
-    sims.push({
-      id: id(4),
-      householdId: HH,
-      firstName: "Baby",
-      lastName: "Undo",
-      age: 1,
-      relations: [
-        [0, id(1)],
-        [1, id(2)],
-      ],
-    });
-  }
-  return writeSave({ activeHouseholdId: HH, households: [{ id: HH, name: "Undo" }], sims });
-}
+const save = (newer: boolean) =>
+  familySave(newer, { name: "Undo", daughterAge: 8, renamedDaughter: "Corinna" });
 
 interface SyncAnswer {
   tree: { _id: string; version: number };
