@@ -2,6 +2,7 @@
 import { useLocale, useTranslations } from "next-intl";
 import { useEffect, useId, useState } from "react";
 import { Button } from "@/components/ui/button";
+import { Disclosure } from "@/components/ui/disclosure";
 import { api } from "@/lib/client/api";
 import type { SuggestionAnswer } from "@/lib/legacy/next-heir";
 import type { LegacySettings, UpdateLegacyBody } from "@/lib/legacy/settings";
@@ -277,37 +278,24 @@ export function LegacyPanel({
  */
 export function LegacyButton(props: LegacyPanelProps) {
   const t = useTranslations("Legacy");
-  const [open, setOpen] = useState(false);
-  const panelId = useId();
   return (
-    <div className="relative">
-      <Button
-        variant="secondary"
-        size="sm"
-        aria-expanded={open}
-        aria-controls={panelId}
-        onClick={() => setOpen((shown) => !shown)}
-        className="shadow"
-      >
-        {t("open")}
-      </Button>
-      {open && (
-        <div
-          id={panelId}
-          role="region"
-          aria-label={t("title")}
-          className="absolute top-10 left-0 z-30 max-h-[70vh] w-[min(22rem,calc(100vw-1.5rem))] overflow-y-auto rounded-lg border border-plum-100 bg-white p-4 shadow-xl"
-        >
+    <Disclosure
+      label={t("open")}
+      title={t("title")}
+      panelClassName="absolute top-10 left-0 z-30 max-h-[70vh] w-[min(22rem,calc(100vw-1.5rem))] overflow-y-auto rounded-lg border border-plum-100 bg-white p-4 shadow-xl"
+    >
+      {(close) => (
+        <>
           <div className="mb-3 flex items-center justify-between">
             <h2 className="font-semibold text-plum-900">{t("title")}</h2>
-            <Button variant="secondary" size="sm" onClick={() => setOpen(false)}>
+            <Button variant="secondary" size="sm" onClick={close}>
               {t("close")}
             </Button>
           </div>
           <LegacyPanel {...props} />
-        </div>
+        </>
       )}
-    </div>
+    </Disclosure>
   );
 }
 

@@ -1,7 +1,7 @@
 "use client";
 import { useTranslations } from "next-intl";
-import { useId, useState, type ReactNode } from "react";
-import { Button } from "@/components/ui/button";
+import type { ReactNode } from "react";
+import { Disclosure } from "@/components/ui/disclosure";
 
 /** One mark as the canvas draws it (components/tree-canvas/tree-node.tsx), at legend size. */
 function Glyph({ children }: { children: ReactNode }) {
@@ -20,8 +20,6 @@ const ring = <circle r={9} className="fill-white stroke-plum-200" strokeWidth={1
  */
 export function MarksLegend() {
   const t = useTranslations("MarksLegend");
-  const [open, setOpen] = useState(false);
-  const listId = useId();
   const rows: [ReactNode, string][] = [
     [
       <Glyph key="heir">
@@ -104,25 +102,14 @@ export function MarksLegend() {
     ],
   ];
   return (
-    <div className="relative">
-      <Button
-        variant="secondary"
-        size="sm"
-        aria-expanded={open}
-        aria-controls={listId}
-        onClick={() => setOpen((shown) => !shown)}
-        className="shadow"
-      >
-        {t("open")}
-      </Button>
-      {open && (
-        <div
-          id={listId}
-          role="region"
-          aria-label={t("title")}
-          data-marks-legend=""
-          className="absolute top-10 left-0 z-20 w-72 rounded-lg border border-plum-100 bg-white p-3 text-sm shadow-lg"
-        >
+    <Disclosure
+      label={t("open")}
+      title={t("title")}
+      panelAttributes={{ "data-marks-legend": "" }}
+      panelClassName="absolute top-10 left-0 z-20 w-72 rounded-lg border border-plum-100 bg-white p-3 text-sm shadow-lg"
+    >
+      {() => (
+        <>
           <p className="mb-2 font-semibold text-plum-900">{t("title")}</p>
           <ul className="space-y-1.5">
             {rows.map(([glyph, text]) => (
@@ -132,8 +119,8 @@ export function MarksLegend() {
               </li>
             ))}
           </ul>
-        </div>
+        </>
       )}
-    </div>
+    </Disclosure>
   );
 }
