@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { useTranslations } from "next-intl";
 import { getTranslations } from "next-intl/server";
-import { buttonClasses } from "@/components/ui/button";
+import { NotFoundMessage } from "@/components/ui/not-found-message";
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations("GalleryNotFound");
@@ -15,15 +15,10 @@ export async function generateMetadata(): Promise<Metadata> {
 export default function GalleryNotFound() {
   const t = useTranslations("GalleryNotFound");
   return (
-    <div className="mx-auto max-w-xl py-10 text-center">
-      <p className="text-6xl font-bold text-plum-500" aria-hidden="true">
-        {404}
-      </p>
-      <h1 className="mt-4 text-2xl font-bold text-plum-900">{t("title")}</h1>
-      <p className="mt-2 text-neutral-700">{t("text")}</p>
-      <a href="/gallery" className={buttonClasses({ className: "mt-6" })}>
-        {t("back")}
-      </a>
-    </div>
+    <NotFoundMessage
+      title={t("title")}
+      text={t("text")}
+      link={{ href: "/gallery", label: t("back") }}
+    />
   );
 }
