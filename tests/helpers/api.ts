@@ -142,6 +142,27 @@ export const api = {
     call<T>("DELETE", p, { ...o, body }),
 };
 
+/**
+ * A save or file sent as the request body (`application/octet-stream`), its length declared as a
+ * browser does: the server admits uploads by their bytes.
+ */
+export function postBytes<T = any>(
+  token: string,
+  url: string,
+  bytes: Uint8Array,
+  headers: Record<string, string> = {},
+): Promise<ApiResponse<T>> {
+  return call<T>("POST", url, {
+    token,
+    rawBody: new Uint8Array(bytes),
+    headers: {
+      "content-type": "application/octet-stream",
+      "content-length": String(bytes.length),
+      ...headers,
+    },
+  });
+}
+
 /** The first error detail of a response, as the client reads it. */
 export function detailOf(response: ApiResponse): string | undefined {
   return (response.body as { errors?: { detail?: string }[] } | undefined)?.errors?.[0]?.detail;

@@ -9,7 +9,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/server/db";
 import { workerPool } from "@/lib/server/workers/pool";
 import type { TaskName } from "@/lib/server/workers/tasks";
-import { api, call, detailOf, uniqueIp } from "./api";
+import { api, detailOf, postBytes, uniqueIp } from "./api";
 import { type TestUser, createUser } from "./factories";
 import { FAMILY_HOUSEHOLD, familySave } from "./sims4-family";
 
@@ -54,16 +54,7 @@ export function describeSyncBurst(engine: string): void {
       });
 
       const post = (url: string, bytes: Uint8Array, headers: Record<string, string> = {}) =>
-        call<SyncAnswer>("POST", url, {
-          token: owner.token,
-          rawBody: new Uint8Array(bytes),
-          // the length declared, as a browser does: the server admits uploads by their bytes
-          headers: {
-            "content-type": "application/octet-stream",
-            "content-length": String(bytes.length),
-            ...headers,
-          },
-        });
+        postBytes<SyncAnswer>(owner.token, url, bytes, headers);
       const syncPath = (treeId: string) => `/api/trees/${treeId}/import?household=${HH}`;
       const etagOf = async (treeId: string) =>
         (await api.get(`/api/trees/${treeId}`, { token: owner.token })).headers.get("etag")!;

@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { writeSave, type FixtureSave } from "@/lib/sims4/testing";
 import { db } from "@/lib/server/db";
 import { SAVE_SHARES_NO_SIM } from "@/lib/server/import/sync-household";
-import { api, call, detailOf } from "./api";
+import { api, detailOf, postBytes } from "./api";
 import { type TestUser, createUser } from "./factories";
 
 const SAVES = path.resolve("../shared/data/sims4");
@@ -89,15 +89,7 @@ export function describeSyncPreview(engine: string): void {
     });
 
     const post = <T>(url: string, bytes: Uint8Array, headers: Record<string, string> = {}) =>
-      call<T>("POST", url, {
-        token: owner.token,
-        rawBody: new Uint8Array(bytes),
-        headers: {
-          "content-type": "application/octet-stream",
-          "content-length": String(bytes.length),
-          ...headers,
-        },
-      });
+      postBytes<T>(owner.token, url, bytes, headers);
     const imported = async (bytes: Uint8Array, query = "") => {
       const answer = await post<{ tree: { _id: string } }>(`/api/trees/import${query}`, bytes);
       expect(answer.status, detailOf(answer)).toBe(201);

@@ -14,7 +14,7 @@ import {
   keepVersion,
   listVersions,
 } from "@/lib/server/trees/versions";
-import { api, call, detailOf } from "./api";
+import { api, call, detailOf, postBytes } from "./api";
 import { type TestUser, createUser } from "./factories";
 import { FAMILY_HOUSEHOLD, familySave } from "./sims4-family";
 
@@ -49,15 +49,7 @@ export function describeSyncVersions(engine: string): void {
       });
 
       const upload = <T>(url: string, bytes: Uint8Array, headers: Record<string, string> = {}) =>
-        call<T>("POST", url, {
-          token: owner.token,
-          rawBody: new Uint8Array(bytes),
-          headers: {
-            "content-type": "application/octet-stream",
-            "content-length": String(bytes.length),
-            ...headers,
-          },
-        });
+        postBytes<T>(owner.token, url, bytes, headers);
       const read = (treeId: string) =>
         api.get<Tree>(`/api/trees/${treeId}`, { token: owner.token });
       const peopleOf = async (treeId: string) =>
